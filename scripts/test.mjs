@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, lint, then the whole suite on PGlite and, when
+// TEST_DATABASE_URL is set, once more on real PostgreSQL.
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+
+function run(command, args, env = {}) {
+  console.log(`\n$ ${[command, ...args].join(' ')}${Object.keys(env).length ? ` (${Object.entries(env).map(([k, v]) => `${k}=${k.includes('URL') ? '…' : v}`).join(' ')})` : ''}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+function testFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const only = process.argv.slice(2);
+const files = only.length > 0 ? only : testFiles('src').sort();
+if (only.length === 0) {
+  run('npx', ['tsc', '--noEmit']);
+  run('npx', ['eslint', '.']);
+}
+const nodeArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files];
+run(process.execPath, nodeArgs, { TEST_ENGINE: 'pglite' });
+if (process.env.TEST_DATABASE_URL) run(process.execPath, nodeArgs, { TEST_ENGINE: 'postgres' });

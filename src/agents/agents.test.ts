@@ -1,0 +1,155 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
+import { createAgent } from './service.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp({ presenceTtlSeconds: 120 });
+});
+after(() => t.close());
+
+async function accountWithAgent(): Promise<{ account: TestAccount; agentId: string }> {
+  const account = await t.account();
+  const agent = await createAgent(t.deps, account.accountId, { email: `a${Math.random()}@example.com`, nickname: 'Ann' });
+  return { account, agentId: agent.id };
+}
+
+describe('GET /v2/agents', () => {
+  it('lists the account agents and nobody else', async () => {
+    const { account, agentId } = await accountWithAgent();
+    await accountWithAgent();
+    const res = await t.client(account.token).get('/v2/agents');
+    assert.equal(res.status, 200);
+    assert.deepEqual(
+      res.body.agents.map((a: { id: string }) => a.id),
+      [agentId],
+    );
+    const agent = res.body.agents[0];
+    assert.match(agent.id, /^\d+$/);
+    assert.equal(agent.status, 'offline');
+    assert.equal(agent.is_connected, false);
+    assert.equal(agent.last_ping_at, null);
+    assert.deepEqual(agent.group_ids, []);
+    assert.match(agent.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('needs agents:read', async () => {
+    const { account } = await accountWithAgent();
+    const res = await t.client(await t.token(account, ['contacts:read'])).get('/v2/agents');
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope agents:read' });
+  });
+
+  it('answers 401 with WWW-Authenticate without a token', async () => {
+    const res = await t.client().get('/v2/agents');
+    assert.equal(res.status, 401);
+    assert.equal(res.body.code, 'unauthorized');
+    assert.match(String(res.headers['www-authenticate']), /^Bearer/);
+  });
+});
+
+describe('GET /v2/agents/{id}', () => {
+  it('returns the agent', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const res = await t.client(account.token).get(`/v2/agents/${agentId}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.id, agentId);
+    assert.equal(res.body.nickname, 'Ann');
+  });
+
+  it("answers another account's agent as not found", async () => {
+    const { agentId } = await accountWithAgent();
+    const other = await t.account();
+    const res = await t.client(other.token).get(`/v2/agents/${agentId}`);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+    assert.match(res.body.message, /Agent/);
+  });
+});
+
+describe('PATCH /v2/agents/{id}', () => {
+  it('sets the status', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const res = await t.client(account.token).patch(`/v2/agents/${agentId}`, { status: 'online' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.status, 'online');
+    const again = await t.client(account.token).get(`/v2/agents/${agentId}`);
+    assert.equal(again.body.status, 'online');
+  });
+
+  it('rejects an unknown status with a precise 422 and changes nothing', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const res = await t.client(account.token).patch(`/v2/agents/${agentId}`, { status: 'away' });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'invalid_arguments');
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string; code: string; location: string }) => [e.path, e.code, e.location]),
+      [['status', 'enum', 'body']],
+    );
+    assert.equal((await t.client(account.token).get(`/v2/agents/${agentId}`)).body.status, 'offline');
+  });
+
+  it('rejects unknown properties', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const res = await t.client(account.token).patch(`/v2/agents/${agentId}`, { status: 'online', nickname: 'x' });
+    assert.equal(res.status, 422);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['nickname', 'additionalProperties']],
+    );
+  });
+
+  it('needs agents:manage, checked before validation', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const readOnly = await t.token(account, ['agents:read']);
+    assert.equal((await t.client(readOnly).patch(`/v2/agents/${agentId}`, { status: 'online' })).status, 403);
+    assert.equal((await t.client().patch(`/v2/agents/${agentId}`, { status: 'bogus' })).status, 401);
+  });
+
+  it('answers 404 for an unknown agent', async () => {
+    const { account } = await accountWithAgent();
+    const res = await t.client(account.token).patch('/v2/agents/999999999', { status: 'online' });
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+  });
+});
+
+describe('POST /v2/agents/{id}/ping', () => {
+  it('marks the agent connected until the presence TTL passes', async () => {
+    const { account, agentId } = await accountWithAgent();
+    t.clock.set('2026-01-01T10:00:00.000Z');
+    try {
+      const res = await t.client(account.token).post(`/v2/agents/${agentId}/ping`);
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, { ok: true });
+      let agent = (await t.client(account.token).get(`/v2/agents/${agentId}`)).body;
+      assert.equal(agent.is_connected, true);
+      assert.equal(agent.last_ping_at, '2026-01-01T10:00:00.000Z');
+      t.clock.advance(119);
+      agent = (await t.client(account.token).get(`/v2/agents/${agentId}`)).body;
+      assert.equal(agent.is_connected, true);
+      t.clock.advance(2);
+      agent = (await t.client(account.token).get(`/v2/agents/${agentId}`)).body;
+      assert.equal(agent.is_connected, false);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('accepts an empty JSON body', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const res = await t.client(account.token).request({
+      method: 'POST',
+      url: `/v2/agents/${agentId}/ping`,
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 200);
+  });
+
+  it("answers 404 for another account's agent", async () => {
+    const { agentId } = await accountWithAgent();
+    const other = await t.account();
+    assert.equal((await t.client(other.token).post(`/v2/agents/${agentId}/ping`)).status, 404);
+  });
+});

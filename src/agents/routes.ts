@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../auth/hook.ts';
+import { route } from '../http/route.ts';
+import { IdParams, OkResponse } from '../http/schemas.ts';
+import type { Deps } from '../deps.ts';
+import { Agent, AgentList, UpdateAgentBody } from './schema.ts';
+import * as agents from './service.ts';
+
+const tags = ['Agents'];
+
+export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/agents',
+    route({ summary: 'List agents', tags, scope: 'agents:read', response: AgentList }),
+    async (request) => ({ agents: await agents.listAgents(deps, callerOf(request).accountId) }),
+  );
+
+  app.get(
+    '/agents/:id',
+    route({ summary: 'Get an agent', tags, scope: 'agents:read', params: IdParams, response: Agent, errors: [404] }),
+    async (request) => agents.getAgent(deps, callerOf(request).accountId, request.params.id),
+  );
+
+  app.patch(
+    '/agents/:id',
+    route({
+      summary: 'Update an agent status',
+      tags,
+      scope: 'agents:manage',
+      params: IdParams,
+      body: UpdateAgentBody,
+      response: Agent,
+      errors: [404],
+    }),
+    async (request) =>
+      agents.updateAgent(deps, callerOf(request).accountId, request.params.id, request.body as { status?: Agent['status'] }),
+  );
+
+  app.post(
+    '/agents/:id/ping',
+    route({
+      summary: 'Keep an agent connected',
+      description: 'Marks the agent connected for PRESENCE_TTL_SECONDS (default 120).',
+      tags,
+      scope: 'agents:manage',
+      params: IdParams,
+      response: OkResponse,
+      errors: [404],
+    }),
+    async (request) => {
+      await agents.pingAgent(deps, callerOf(request).accountId, request.params.id);
+      return { ok: true as const };
+    },
+  );
+};

@@ -1,0 +1,71 @@
+import type { Deps } from '../deps.ts';
+import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
+import { missingGroupIds } from '../groups/repository.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { Agent } from './schema.ts';
+import * as repo from './repository.ts';
+
+type AgentDeps = Pick<Deps, 'db' | 'config' | 'now'>;
+
+/** Pings younger than this instant count as connected. */
+export function connectedSince(deps: Pick<Deps, 'config' | 'now'>): Date {
+  return new Date(deps.now().getTime() - deps.config.presenceTtlSeconds * 1000);
+}
+
+export function listAgents(deps: AgentDeps, accountId: string): Promise<Agent[]> {
+  return repo.listAgents(deps.db, accountId, connectedSince(deps));
+}
+
+export async function getAgent(deps: AgentDeps, accountId: string, id: string): Promise<Agent> {
+  const agent = await repo.findAgent(deps.db, accountId, id, connectedSince(deps));
+  if (!agent) throw notFound(`Agent ${id}`);
+  return agent;
+}
+
+export async function updateAgent(deps: AgentDeps, accountId: string, id: string, input: { status?: Agent['status'] }): Promise<Agent> {
+  return deps.db.transaction(async (tx) => {
+    const existing = await repo.findAgent(tx, accountId, id, connectedSince(deps));
+    if (!existing) throw notFound(`Agent ${id}`);
+    if (input.status === undefined || input.status === existing.status) return existing;
+    await repo.setAgentStatus(tx, accountId, id, input.status);
+    const agent = { ...existing, status: input.status };
+    await recordEvent(tx, accountId, 'agent.updated', { agent });
+    return agent;
+  });
+}
+
+/** Marks the agent connected for PRESENCE_TTL_SECONDS from now. */
+export async function pingAgent(deps: AgentDeps, accountId: string, id: string): Promise<void> {
+  if (!(await repo.recordPing(deps.db, accountId, id, deps.now()))) throw notFound(`Agent ${id}`);
+}
+
+export interface NewAgent {
+  email: string;
+  full_name?: string | null;
+  nickname?: string | null;
+  role?: Agent['role'];
+  group_ids?: string[];
+}
+
+/** Management: adds an agent (offline, not connected) to the account. */
+export async function createAgent(deps: AgentDeps, accountId: string, input: NewAgent): Promise<Agent> {
+  return deps.db.transaction(async (tx) => {
+    const { rows: taken } = await tx.query(
+      'select 1 from agents where account_id = $1 and lower(email) = lower($2) and deleted_at is null',
+      [accountId, input.email],
+    );
+    if (taken.length > 0) throw invalidArgument('email', 'unique', 'is already used by another agent');
+    const groupIds = [...new Set(input.group_ids ?? [])];
+    const missingGroups = await missingGroupIds(tx, accountId, groupIds);
+    if (missingGroups.length > 0) throw new ApiError(422, 'group_not_found', `Group ${missingGroups[0]} not found`);
+    const id = await repo.insertAgent(tx, accountId, {
+      email: input.email,
+      full_name: input.full_name ?? null,
+      nickname: input.nickname ?? null,
+      role: input.role ?? 'agent',
+    });
+    await repo.addAgentToGroups(tx, accountId, id, groupIds);
+    const agent = await repo.findAgent(tx, accountId, id, connectedSince(deps));
+    return agent as Agent;
+  });
+}

@@ -1,0 +1,117 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import rateLimit from '@fastify/rate-limit';
+import scalar from '@scalar/fastify-api-reference';
+import type { Deps } from './deps.ts';
+import { randomString, sha256 } from './ids.ts';
+import { ApiError, ErrorPayload } from './http/errors.ts';
+import { installErrorHandling, routePattern } from './http/error-handler.ts';
+import { validatorCompiler } from './http/validation.ts';
+import { installAuth } from './auth/hook.ts';
+import { TokenVerifier } from './auth/tokens.ts';
+import { SCOPES } from './auth/scopes.ts';
+import { healthRoutes } from './health/routes.ts';
+import { agentRoutes } from './agents/routes.ts';
+
+export const API_VERSION = '2.6.0';
+const BODY_LIMIT = 1024 * 1024;
+
+export interface BuildAppOptions {
+  /** pino logger options; tests pass `false`. */
+  logger?: boolean | { level: string };
+}
+
+/**
+ * The whole HTTP application, wired explicitly. The process entry (src/server.ts)
+ * and the tests both call this; nothing here reads the environment.
+ */
+export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? { level: deps.config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.:-]{1,64}$/.test(incoming) ? incoming : `req_${randomString(16)}`;
+    },
+    ajv: { customOptions: { allErrors: true, removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorPayload);
+
+  // JSON bodies: an empty body is no body (clients often send the header on
+  // bodyless POSTs); anything unparsable is a 400 bad_request.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
+    parseJson(request, body as string, (error, value) =>
+      error ? done(new ApiError(400, 'bad_request', `The request body is not valid JSON: ${error.message}`), undefined) : done(null, value),
+    );
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+
+  const knownRoutes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (routeOptions) => {
+    const methods = Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method];
+    for (const method of methods) knownRoutes.push({ method, pattern: routePattern(routeOptions.url) });
+  });
+  installErrorHandling(app, knownRoutes);
+
+  await app.register(rateLimit, {
+    max: deps.config.rateLimitBurst,
+    // A fixed window holding one burst: on average RATE_LIMIT_PER_SECOND, bursts up to RATE_LIMIT_BURST.
+    timeWindow: Math.ceil((deps.config.rateLimitBurst / deps.config.rateLimitPerSecond) * 1000),
+    keyGenerator: (request) => {
+      const auth = request.headers.authorization;
+      return auth ? `t:${sha256(auth)}` : `ip:${request.ip}`;
+    },
+    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(429, 'too_many_requests', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, undefined, {
+        'Retry-After': String(Math.ceil(context.ttl / 1000)),
+      }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Chat Service API',
+        version: API_VERSION,
+        description: 'Live-chat backend: agents, bots, contacts, conversations, statistics. See the README for examples.',
+      },
+      servers: [{ url: '/' }],
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: `Bearer token with scopes: ${SCOPES.join(', ')}`,
+          },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
+  });
+  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/v2/openapi.json' } });
+
+  installAuth(app, new TokenVerifier(deps.db));
+
+  await app.register(healthRoutes, { deps });
+  app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (v2) => {
+      await v2.register(agentRoutes, { deps });
+    },
+    { prefix: '/v2' },
+  );
+
+  return app;
+}

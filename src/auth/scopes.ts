@@ -1,0 +1,19 @@
+/** Every scope a token may hold: SPEC.md section 5 plus DECISIONS section 1. */
+export const SCOPES = [
+  'agents:read',
+  'agents:manage',
+  'bots:read',
+  'contacts:write',
+  'contacts:read',
+  'conversations:create',
+  'conversations:read',
+  'conversations:write',
+  'statistics:read',
+  'events:read',
+  'account:manage',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export function isScope(value: string): value is Scope {
+  return (SCOPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { route } from '../http/route.ts';
+import { ApiError } from '../http/errors.ts';
+import type { Deps } from '../deps.ts';
+
+const tags = ['Operations'];
+const Health = Type.Object({ status: Type.Literal('ok') });
+
+export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get('/healthz', route({ summary: 'The process is alive', tags, response: Health }), async () => ({ status: 'ok' as const }));
+
+  app.get(
+    '/readyz',
+    route({ summary: 'The database is reachable', tags, response: Health, errors: [503] }),
+    async (request) => {
+      try {
+        await deps.db.query('select 1');
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        throw new ApiError(503, 'service_unavailable', 'The database is not reachable');
+      }
+      return { status: 'ok' as const };
+    },
+  );
+};

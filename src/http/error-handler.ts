@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode, type ErrorPayload } from './errors.ts';
+import { formatValidationErrors, locationOf } from './validation.ts';
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'too_many_requests',
+  503: 'service_unavailable',
+};
+
+const MESSAGES: Partial<Record<ErrorCode, string>> = {
+  bad_request: 'The request body is not valid JSON',
+  payload_too_large: 'The request body is too large',
+  unsupported_media_type: 'Unsupported content type; send application/json',
+  too_many_requests: 'Rate limit exceeded; retry later',
+};
+
+/** Every failure becomes an error_payload here, and only here. */
+function toApiError(error: FastifyError | ApiError): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error.validation) {
+    const location = locationOf(error.validationContext);
+    const errors = formatValidationErrors(error.validation as never, location);
+    const first = errors[0]?.message ?? 'invalid request';
+    return new ApiError(422, 'invalid_arguments', `Invalid arguments: ${first}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, errors);
+  }
+  const status = error.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const code = STATUS_CODES[status] ?? 'bad_request';
+    return new ApiError(status, code, MESSAGES[code] ?? error.message);
+  }
+  return undefined;
+}
+
+export function sendError(reply: FastifyReply, error: ApiError) {
+  const body: ErrorPayload = { code: error.code, message: error.message };
+  if (error.errors) body.errors = error.errors;
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.status).type('application/json').send(body);
+}
+
+export function installErrorHandling(app: FastifyInstance, knownRoutes: { method: string; pattern: RegExp }[]) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError) {
+      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+      return sendError(reply, apiError);
+    }
+    // Unexpected: the detail goes to the log only (DECISIONS 2).
+    request.log.error({ err: error }, 'unexpected error');
+    return reply
+      .code(500)
+      .type('application/json')
+      .send({ code: 'internal_error', message: 'Internal error; quote the request id when reporting it', request_id: request.id });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    const allowed = [...new Set(knownRoutes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(reply, new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+    }
+    return sendError(reply, new ApiError(404, 'not_found', `Route ${request.method} ${path} not found`));
+  });
+}
+
+/** Turns a Fastify route URL (`/v2/agents/:id`) into a matcher for the 405 check. */
+export function routePattern(url: string): RegExp {
+  const escaped = url
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${escaped}/?$`);
+}

@@ -1,0 +1,77 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { Scope } from '../auth/scopes.ts';
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: 'Malformed JSON (`bad_request`)',
+  401: 'Missing, unknown or revoked token (`unauthorized`)',
+  403: 'The token lacks the required scope (`forbidden`)',
+  404: 'The resource does not exist in this account (`not_found`)',
+  405: 'Method not allowed on this path (`method_not_allowed`)',
+  413: 'Body over the size limit (`payload_too_large`)',
+  415: 'Unsupported content type (`unsupported_media_type`)',
+  422: 'Invalid request (`invalid_arguments` or a rule-specific code)',
+  429: 'Rate limit exceeded (`too_many_requests`); see Retry-After',
+  503: 'Dependency unavailable (`service_unavailable`)',
+  500: 'Unexpected failure (`internal_error`), with a request id',
+};
+
+const errorResponse = (status: number) => ({
+  description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+  content: { 'application/json': { schema: { $ref: 'error_payload#' } } },
+});
+
+export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema> {
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Scope a bearer token needs; omitted for public routes. */
+  scope?: Scope;
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  response: R;
+  /** Statuses this route answers besides the ones every route of its kind has. */
+  errors?: number[];
+  /** Hide from the OpenAPI document (internal routes). */
+  hide?: boolean;
+}
+
+/**
+ * Route options from one description: the schemas that validate the request and
+ * shape the response are the ones the OpenAPI document shows, and the scope the
+ * auth hook enforces is the one the document lists.
+ */
+export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema>(doc: RouteDoc<P, Q, B, R>) {
+  const statuses = new Set<number>([...(doc.errors ?? []), 429, 500]);
+  if (doc.scope) {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (doc.params || doc.querystring || doc.body) statuses.add(422);
+  if (doc.body) [400, 413, 415].forEach((s) => statuses.add(s));
+  const response: Record<string, unknown> = { 200: doc.response };
+  for (const status of [...statuses].sort()) response[status] = errorResponse(status);
+  return {
+    schema: {
+      summary: doc.summary,
+      description: doc.description,
+      tags: doc.tags,
+      ...(doc.hide ? { hide: true } : {}),
+      ...(doc.scope ? { security: [{ bearer: [doc.scope] }] } : {}),
+      ...(doc.params ? { params: doc.params } : {}),
+      ...(doc.querystring ? { querystring: doc.querystring } : {}),
+      ...(doc.body ? { body: doc.body } : {}),
+      response: response as { 200: R },
+    },
+    config: { scope: doc.scope },
+  } as {
+    schema: { params: P; querystring: Q; body: B; response: { 200: R } };
+    config: { scope?: Scope };
+  };
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    scope?: Scope;
+  }
+}

@@ -1,0 +1,22 @@
+import { Type, type TSchema, type Static, type TUnsafe } from '@sinclair/typebox';
+
+/**
+ * `T or null` as a single JSON-Schema `type` array rather than anyOf, so a wrong
+ * value yields one precise error instead of one per branch.
+ */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const type = (schema as { type?: string | string[] }).type;
+  if (typeof type !== 'string') throw new Error('Nullable() needs a schema with a single type');
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+}
+
+export const Timestamp = Type.String({ format: 'date-time', description: 'ISO-8601 UTC with milliseconds' });
+
+export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+
+export const OkResponse = Type.Object({ ok: Type.Literal(true) }, { title: 'ok_response' });
+
+/** ISO-8601 UTC with milliseconds, as every response carries timestamps (DECISIONS). */
+export function iso(value: Date | null | undefined): string | null {
+  return value ? value.toISOString() : null;
+}

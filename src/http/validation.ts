@@ -1,0 +1,79 @@
+import Ajv, { type ErrorObject } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { ErrorItem, ErrorLocation } from './errors.ts';
+
+function makeAjv(coerceTypes: boolean | 'array') {
+  // allErrors: report every problem at once. removeAdditional false: unknown
+  // properties are rejected, never silently dropped (DECISIONS 2).
+  const ajv = new Ajv.default({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false });
+  addFormats.default(ajv);
+  return ajv;
+}
+
+// Query strings and path parameters arrive as text and are coerced; JSON bodies are not.
+const bodyAjv = makeAjv(false);
+const textAjv = makeAjv('array');
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
+  (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as never;
+
+const LOCATIONS: Record<string, ErrorLocation> = { body: 'body', querystring: 'query', params: 'path' };
+
+export function locationOf(validationContext: string | undefined): ErrorLocation {
+  return LOCATIONS[validationContext ?? 'body'] ?? 'body';
+}
+
+/** `/messages/0/sub_type` -> `messages[0].sub_type` */
+export function toPath(instancePath: string, child?: string): string {
+  const segments = instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) segments.push(child);
+  let out = '';
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment)) out += `[${segment}]`;
+    else out += out === '' ? segment : `.${segment}`;
+  }
+  return out;
+}
+
+function describe(error: ErrorObject): string {
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'enum':
+      return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
+    case 'required':
+      return 'is required';
+    case 'additionalProperties':
+      return 'is not an allowed property';
+    case 'anyOf':
+    case 'oneOf':
+      return 'does not match any allowed shape';
+    default:
+      return error.message ?? 'is invalid';
+  }
+}
+
+/** One error item per problem, with paths from the root of the request part. */
+export function formatValidationErrors(errors: ErrorObject[], location: ErrorLocation): ErrorItem[] {
+  // A failed anyOf/oneOf also reports every branch's failure; keep only the union's own error.
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const relevant = errors.filter(
+    (e) => !unions.some((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath}/`)),
+  );
+  const seen = new Set<string>();
+  const items: ErrorItem[] = [];
+  for (const error of relevant) {
+    const params = error.params as Record<string, string>;
+    const child =
+      error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+    const path = toPath(error.instancePath, child);
+    const key = `${path}\u0000${error.keyword}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const label = path === '' ? location : path;
+    items.push({ path, code: error.keyword, message: `${label} ${describe(error)}`, location });
+  }
+  return items;
+}

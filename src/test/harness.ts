@@ -1,0 +1,150 @@
+/**
+ * Test harness: one real app on one real, migrated database per test file.
+ * TEST_ENGINE=pglite (default) uses an in-memory PGlite; TEST_ENGINE=postgres
+ * creates a fresh database on the server named by TEST_DATABASE_URL and drops it
+ * afterwards. Tests isolate themselves by creating their own accounts.
+ */
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { openDb, type Db } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import type { Deps } from '../deps.ts';
+import { createAccount } from '../accounts/service.ts';
+import { createToken } from '../tokens/service.ts';
+import type { Scope } from '../auth/scopes.ts';
+import { randomString } from '../ids.ts';
+
+export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
+
+/** A clock tests can stop and move; it follows real time until set. */
+export class TestClock {
+  #fixed: Date | undefined;
+  now = (): Date => (this.#fixed ? new Date(this.#fixed) : new Date());
+  set(at: Date | string): void {
+    this.#fixed = new Date(at);
+  }
+  advance(seconds: number): void {
+    this.#fixed = new Date(this.now().getTime() + seconds * 1000);
+  }
+  reset(): void {
+    this.#fixed = undefined;
+  }
+}
+
+async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    const db = await openDb({ dataDir: 'memory' });
+    return { db, drop: async () => undefined };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
+  const name = `cs_test_${process.pid}_${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDb({ databaseUrl: url.toString() });
+  return {
+    db,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestAccount {
+  accountId: string;
+  token: string;
+  apiKey: string;
+}
+
+export interface Reply {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests assert on arbitrary JSON
+  headers: LightMyRequestResponse['headers'];
+  raw: LightMyRequestResponse;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  deps: Deps;
+  clock: TestClock;
+  /** A new tenant with an all-scopes token. */
+  account(): Promise<TestAccount>;
+  /** A token of `account` holding only `scopes`. */
+  token(account: TestAccount, scopes: Scope[]): Promise<string>;
+  /** An HTTP client sending `token` as bearer (none when undefined). */
+  client(token?: string): Client;
+  close(): Promise<void>;
+}
+
+export interface Client {
+  get(url: string): Promise<Reply>;
+  delete(url: string): Promise<Reply>;
+  post(url: string, body?: unknown): Promise<Reply>;
+  patch(url: string, body?: unknown): Promise<Reply>;
+  request(options: { method: string; url: string; payload?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+}
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const { db, drop } = await openTestDb();
+  await migrate(db);
+  const clock = new TestClock();
+  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, ...overrides };
+  const deps: Deps = { db, config, now: clock.now };
+  const app = await buildApp(deps, { logger: false });
+  await app.ready();
+
+  const send = async (options: { method: string; url: string; payload?: string | Buffer; headers?: Record<string, string> }) => {
+    const raw = await app.inject({ method: options.method as never, url: options.url, payload: options.payload, headers: options.headers });
+    let body: unknown = raw.body;
+    if (String(raw.headers['content-type'] ?? '').includes('json') && raw.body !== '') body = JSON.parse(raw.body);
+    return { status: raw.statusCode, body, headers: raw.headers, raw } as Reply;
+  };
+
+  const client = (token?: string): Client => {
+    const auth: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const withBody = (method: string) => (url: string, body?: unknown) =>
+      send({
+        method,
+        url,
+        payload: body === undefined ? undefined : JSON.stringify(body),
+        headers: body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
+      });
+    return {
+      get: (url) => send({ method: 'GET', url, headers: auth }),
+      delete: (url) => send({ method: 'DELETE', url, headers: auth }),
+      post: withBody('POST'),
+      patch: withBody('PATCH'),
+      request: (options) => send({ ...options, headers: { ...auth, ...options.headers } }),
+    };
+  };
+
+  return {
+    app,
+    db,
+    deps,
+    clock,
+    async account() {
+      const created = await createAccount(db);
+      return { accountId: created.account_id, token: created.token, apiKey: created.api_key };
+    },
+    async token(account, scopes) {
+      return (await createToken(db, account.accountId, { name: 'test', scopes })).token;
+    },
+    client,
+    async close() {
+      await app.close();
+      await db.close();
+      await drop();
+    },
+  };
+}
