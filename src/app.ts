@@ -13,6 +13,18 @@ import { TokenVerifier } from './auth/tokens.ts';
 import { SCOPES } from './auth/scopes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { agentRoutes } from './agents/routes.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { tokenRoutes } from './tokens/routes.ts';
+import { groupRoutes } from './groups/routes.ts';
+import { tagRoutes } from './tags/routes.ts';
+import { botRoutes } from './bots/routes.ts';
+import { contactRoutes } from './contacts/routes.ts';
+import { conversationRoutes } from './conversations/routes.ts';
+import { uploadRoutes } from './uploads/routes.ts';
+import { statisticsRoutes } from './statistics/routes.ts';
+import { eventRoutes } from './events/routes.ts';
+import { webhookRoutes } from './webhooks/routes.ts';
+import { legacyStatsRoutes } from './legacy-stats/routes.ts';
 
 export const API_VERSION = '2.6.0';
 const BODY_LIMIT = 1024 * 1024;
@@ -109,9 +121,22 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   await app.register(
     async (v2) => {
       await v2.register(agentRoutes, { deps });
+      await v2.register(accountRoutes, { deps });
+      await v2.register(tokenRoutes, { deps });
+      await v2.register(groupRoutes, { deps });
+      await v2.register(tagRoutes, { deps });
+      await v2.register(botRoutes, { deps });
+      await v2.register(contactRoutes, { deps });
+      await v2.register(conversationRoutes, { deps });
+      await v2.register(uploadRoutes, { deps });
+      await v2.register(statisticsRoutes, { deps });
+      await v2.register(eventRoutes, { deps });
+      await v2.register(webhookRoutes, { deps });
     },
     { prefix: '/v2' },
   );
+  // The legacy export keeps its historical, unversioned address.
+  await app.register(legacyStatsRoutes, { deps, prefix: '/stats' });
 
   return app;
 }

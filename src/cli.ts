@@ -8,6 +8,7 @@ import { createAccount, requireAccount } from './accounts/service.ts';
 import { createToken } from './tokens/service.ts';
 import { isScope, SCOPES, type Scope } from './auth/scopes.ts';
 import { ApiError } from './http/errors.ts';
+import { registerDemoCommands } from './demo/cli.ts';
 
 /** Opens the configured database, migrated, runs fn, and closes it. */
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
@@ -97,6 +98,7 @@ export function buildCli(config: () => Config): Command {
       print(created, Boolean(options.json), created.token);
     });
 
+  registerDemoCommands(program, config);
   return program;
 }
 

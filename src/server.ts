@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import { openDb, type Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { countAccounts, createAccount } from './accounts/service.ts';
+import { startBackgroundJobs } from './jobs.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -44,6 +45,8 @@ export async function startServer(config: Config, print: (line: string) => void 
     );
   }
 
+  const deps = { db, config, now: () => new Date() };
+  const jobs = startBackgroundJobs(deps, app.log);
   let stopping: Promise<void> | undefined;
   const running = app;
   return {
@@ -54,6 +57,7 @@ export async function startServer(config: Config, print: (line: string) => void 
       (stopping ??= (async () => {
         // close() stops accepting connections and waits for in-flight requests.
         await running.close();
+        await jobs.stop();
         await db.close();
       })()),
   };
