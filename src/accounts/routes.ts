@@ -1,5 +1,22 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../auth/hook.ts';
+import { route } from '../http/route.ts';
 import type { Deps } from '../deps.ts';
+import { Account, UpdateAccountBody } from './schema.ts';
+import * as accounts from './service.ts';
 
-// Routes of this feature: filled in by issue 2.
-export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (_app, { deps: _deps }) => {};
+const tags = ['Management'];
+
+export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/account',
+    route({ summary: 'Get the account settings', tags, scope: 'account:manage', response: Account }),
+    async (request) => accounts.getAccount(deps.db, callerOf(request).accountId),
+  );
+
+  app.patch(
+    '/account',
+    route({ summary: 'Update the account settings', tags, scope: 'account:manage', body: UpdateAccountBody, response: Account }),
+    async (request) => accounts.updateAccount(deps.db, callerOf(request).accountId, request.body),
+  );
+};

@@ -3,7 +3,8 @@ import { newId, sha256 } from '../ids.ts';
 import { generateApiKey } from '../auth/tokens.ts';
 import { SCOPES } from '../auth/scopes.ts';
 import { createToken } from '../tokens/service.ts';
-import { notFound } from '../http/errors.ts';
+import { invalidArgument, notFound } from '../http/errors.ts';
+import type { Account, UpdateAccountBody } from './schema.ts';
 
 export interface NewAccount {
   account_id: string;
@@ -44,4 +45,34 @@ export async function accountByApiKey(db: Queryable, apiKey: string): Promise<{ 
     [sha256(apiKey)],
   );
   return rows[0] ?? null;
+}
+
+const ACCOUNT_COLUMNS = 'account_id as id, name, timezone, created_at, updated_at';
+type AccountRow = Omit<Account, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+const toAccount = (row: AccountRow): Account => ({ ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() });
+
+export async function getAccount(db: Queryable, accountId: string): Promise<Account> {
+  const { rows } = await db.query<AccountRow>(`select ${ACCOUNT_COLUMNS} from accounts where account_id = $1`, [accountId]);
+  if (!rows[0]) throw notFound('Account');
+  return toAccount(rows[0]);
+}
+
+/** Whether the database knows the zone, so SQL `at time zone` accepts every stored one. */
+async function isKnownTimezone(db: Queryable, name: string): Promise<boolean> {
+  const { rows } = await db.query('select 1 from pg_timezone_names where name = $1', [name]);
+  return rows.length > 0;
+}
+
+export async function updateAccount(db: Db, accountId: string, input: UpdateAccountBody): Promise<Account> {
+  if (input.timezone !== undefined && !(await isKnownTimezone(db, input.timezone))) {
+    throw invalidArgument('timezone', 'format', 'must be an IANA time zone name such as Europe/Paris');
+  }
+  const { rows } = await db.query<AccountRow>(
+    `update accounts set name = coalesce($2, name), timezone = coalesce($3, timezone), updated_at = now()
+     where account_id = $1
+     returning ${ACCOUNT_COLUMNS}`,
+    [accountId, input.name ?? null, input.timezone ?? null],
+  );
+  if (!rows[0]) throw notFound('Account');
+  return toAccount(rows[0]);
 }

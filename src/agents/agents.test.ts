@@ -153,3 +153,151 @@ describe('POST /v2/agents/{id}/ping', () => {
     assert.equal((await t.client(other.token).post(`/v2/agents/${agentId}/ping`)).status, 404);
   });
 });
+
+describe('POST /v2/agents (management)', () => {
+  it('adds an agent, offline and in the given groups', async () => {
+    const account = await t.account();
+    const group = (await t.client(account.token).post('/v2/groups', { name: 'Sales' })).body;
+    const res = await t.client(account.token).post('/v2/agents', {
+      email: 'Bob@Example.com',
+      full_name: 'Bob Smith',
+      nickname: 'Bob',
+      role: 'admin',
+      group_ids: [group.id, group.id],
+    });
+    assert.equal(res.status, 200);
+    assert.match(res.body.id, /^\d+$/);
+    assert.deepEqual(
+      { ...res.body, id: undefined, created_at: undefined },
+      {
+        id: undefined,
+        email: 'Bob@Example.com',
+        full_name: 'Bob Smith',
+        nickname: 'Bob',
+        role: 'admin',
+        status: 'offline',
+        is_connected: false,
+        last_ping_at: null,
+        group_ids: [group.id],
+        created_at: undefined,
+      },
+    );
+    assert.deepEqual((await t.client(account.token).get(`/v2/agents/${res.body.id}`)).body, res.body);
+  });
+
+  it('defaults the role to agent and the names to null', async () => {
+    const account = await t.account();
+    const res = await t.client(account.token).post('/v2/agents', { email: 'min@example.com' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.role, 'agent');
+    assert.equal(res.body.full_name, null);
+    assert.equal(res.body.nickname, null);
+  });
+
+  it('rejects an e-mail already used in the account, case-insensitively, and adds nobody', async () => {
+    const account = await t.account();
+    await t.client(account.token).post('/v2/agents', { email: 'same@example.com' });
+    const res = await t.client(account.token).post('/v2/agents', { email: 'SAME@example.com' });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'invalid_arguments');
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string; code: string; location: string }) => [e.path, e.code, e.location]),
+      [['email', 'unique', 'body']],
+    );
+    assert.equal((await t.client(account.token).get('/v2/agents')).body.agents.length, 1);
+  });
+
+  it('allows the same e-mail in another account', async () => {
+    const first = await t.account();
+    const second = await t.account();
+    assert.equal((await t.client(first.token).post('/v2/agents', { email: 'shared@example.com' })).status, 200);
+    assert.equal((await t.client(second.token).post('/v2/agents', { email: 'shared@example.com' })).status, 200);
+  });
+
+  it('reports every schema problem at once', async () => {
+    const account = await t.account();
+    const res = await t.client(account.token).post('/v2/agents', { email: 'not-an-email', role: 'boss', group_ids: [1], extra: true });
+    assert.equal(res.status, 422);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]).sort(),
+      [
+        ['email', 'format'],
+        ['extra', 'additionalProperties'],
+        ['group_ids[0]', 'type'],
+        ['role', 'enum'],
+      ],
+    );
+    assert.equal((await t.client(account.token).get('/v2/agents')).body.agents.length, 0);
+  });
+
+  it('requires the e-mail', async () => {
+    const account = await t.account();
+    const res = await t.client(account.token).post('/v2/agents', { nickname: 'x' });
+    assert.equal(res.status, 422);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['email', 'required']],
+    );
+  });
+
+  it("answers an unknown or another account's group with 422 group_not_found and adds nobody", async () => {
+    const account = await t.account();
+    const other = await t.account();
+    const foreign = (await t.client(other.token).post('/v2/groups', { name: 'Theirs' })).body;
+    const res = await t.client(account.token).post('/v2/agents', { email: 'g@example.com', group_ids: [foreign.id] });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'group_not_found');
+    assert.match(res.body.message, new RegExp(foreign.id));
+    assert.equal((await t.client(account.token).get('/v2/agents')).body.agents.length, 0);
+  });
+
+  it('needs account:manage; agents:manage is not enough', async () => {
+    const account = await t.account();
+    const res = await t.client(await t.token(account, ['agents:manage', 'agents:read'])).post('/v2/agents', { email: 'x@example.com' });
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope account:manage' });
+  });
+});
+
+describe('DELETE /v2/agents/{id} (management)', () => {
+  it('removes the agent from lists and lookups, and frees its e-mail', async () => {
+    const account = await t.account();
+    const client = t.client(account.token);
+    const kept = (await client.post('/v2/agents', { email: 'kept@example.com' })).body;
+    const gone = (await client.post('/v2/agents', { email: 'gone@example.com' })).body;
+    const res = await client.delete(`/v2/agents/${gone.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { ok: true });
+    assert.deepEqual(
+      (await client.get('/v2/agents')).body.agents.map((a: { id: string }) => a.id),
+      [kept.id],
+    );
+    for (const reply of [
+      await client.get(`/v2/agents/${gone.id}`),
+      await client.patch(`/v2/agents/${gone.id}`, { status: 'online' }),
+      await client.post(`/v2/agents/${gone.id}/ping`),
+      await client.delete(`/v2/agents/${gone.id}`),
+    ]) {
+      assert.equal(reply.status, 404);
+      assert.equal(reply.body.code, 'not_found');
+    }
+    assert.equal((await client.post('/v2/agents', { email: 'gone@example.com' })).status, 200);
+  });
+
+  it("answers another account's agent as not found and leaves it", async () => {
+    const { account, agentId } = await accountWithAgent();
+    const other = await t.account();
+    const res = await t.client(other.token).delete(`/v2/agents/${agentId}`);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+    assert.equal((await t.client(account.token).get(`/v2/agents/${agentId}`)).status, 200);
+  });
+
+  it('needs account:manage', async () => {
+    const { account, agentId } = await accountWithAgent();
+    const res = await t.client(await t.token(account, ['agents:manage'])).delete(`/v2/agents/${agentId}`);
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope account:manage' });
+    assert.equal((await t.client(account.token).get(`/v2/agents/${agentId}`)).status, 200);
+  });
+});

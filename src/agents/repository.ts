@@ -54,6 +54,15 @@ export async function setAgentStatus(db: Queryable, accountId: string, id: strin
   return rowCount === 1;
 }
 
+/** Soft delete: the row stays for the messages and statistics that name the agent. */
+export async function markAgentDeleted(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'update agents set deleted_at = $3 where account_id = $1 and id = $2 and deleted_at is null',
+    [accountId, id, at],
+  );
+  return rowCount === 1;
+}
+
 export async function recordPing(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
   const { rowCount } = await db.query(
     'update agents set last_ping_at = $3 where account_id = $1 and id = $2 and deleted_at is null',
@@ -77,12 +86,15 @@ export async function insertAgent(
   db: Queryable,
   accountId: string,
   input: { email: string; full_name: string | null; nickname: string | null; role: Agent['role'] },
-): Promise<string> {
+): Promise<string | null> {
+  // Conflict on the live-email index: null, so a concurrent duplicate is a 422, not a 500.
   const { rows } = await db.query<{ id: string }>(
-    'insert into agents (account_id, email, full_name, nickname, role) values ($1, $2, $3, $4, $5) returning id',
+    `insert into agents (account_id, email, full_name, nickname, role) values ($1, $2, $3, $4, $5)
+     on conflict (account_id, lower(email)) where deleted_at is null do nothing
+     returning id`,
     [accountId, input.email, input.full_name, input.nickname, input.role],
   );
-  return rows[0].id;
+  return rows[0]?.id ?? null;
 }
 
 export async function addAgentToGroups(db: Queryable, accountId: string, agentId: string, groupIds: string[]): Promise<void> {

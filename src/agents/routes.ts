@@ -3,7 +3,7 @@ import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import { IdParams, OkResponse } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
-import { Agent, AgentList, UpdateAgentBody } from './schema.ts';
+import { Agent, AgentList, CreateAgentBody, UpdateAgentBody } from './schema.ts';
 import * as agents from './service.ts';
 
 const tags = ['Agents'];
@@ -13,6 +13,36 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     '/agents',
     route({ summary: 'List agents', tags, scope: 'agents:read', response: AgentList }),
     async (request) => ({ agents: await agents.listAgents(deps, callerOf(request).accountId) }),
+  );
+
+  app.post(
+    '/agents',
+    route({
+      summary: 'Add an agent',
+      description: 'Management. The agent starts offline and not connected. A used e-mail: 422 `invalid_arguments` (path `email`, code `unique`).',
+      tags,
+      scope: 'account:manage',
+      body: CreateAgentBody,
+      response: Agent,
+    }),
+    async (request) => agents.createAgent(deps, callerOf(request).accountId, request.body),
+  );
+
+  app.delete(
+    '/agents/:id',
+    route({
+      summary: 'Delete an agent',
+      description: 'Management. The agent disappears from lists and lookups; messages and statistics keep its id.',
+      tags,
+      scope: 'account:manage',
+      params: IdParams,
+      response: OkResponse,
+      errors: [404],
+    }),
+    async (request) => {
+      await agents.deleteAgent(deps, callerOf(request).accountId, request.params.id);
+      return { ok: true as const };
+    },
   );
 
   app.get(

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../http/schemas.ts';
+import { Nullable, StringEnum, Timestamp } from '../http/schemas.ts';
 
 export const AgentStatus = Type.Union([Type.Literal('online'), Type.Literal('offline')], {
   description: 'agent_status: `online` or `offline`',
@@ -30,3 +30,19 @@ export const UpdateAgentBody = Type.Object(
   { status: Type.Optional(Type.String({ enum: ['online', 'offline'], description: 'agent_status' })) },
   { additionalProperties: false },
 );
+
+export const AGENT_ROLES = ['agent', 'admin', 'owner'] as const;
+
+export const CreateAgentBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254, description: 'Unique among the account\'s agents, case-insensitively' }),
+    full_name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    nickname: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    role: Type.Optional(StringEnum(AGENT_ROLES, { description: 'Default `agent`' })),
+    group_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, description: 'Groups of this account (unknown: 422 group_not_found)' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type CreateAgentBody = Static<typeof CreateAgentBody>;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { missingGroupIds } from '../groups/repository.ts';
 import { recordEvent } from '../events/outbox.ts';
-import type { Agent } from './schema.ts';
+import type { Agent, CreateAgentBody } from './schema.ts';
 import * as repo from './repository.ts';
 
 type AgentDeps = Pick<Deps, 'db' | 'config' | 'now'>;
@@ -39,22 +39,11 @@ export async function pingAgent(deps: AgentDeps, accountId: string, id: string):
   if (!(await repo.recordPing(deps.db, accountId, id, deps.now()))) throw notFound(`Agent ${id}`);
 }
 
-export interface NewAgent {
-  email: string;
-  full_name?: string | null;
-  nickname?: string | null;
-  role?: Agent['role'];
-  group_ids?: string[];
-}
+export type NewAgent = CreateAgentBody;
 
 /** Management: adds an agent (offline, not connected) to the account. */
 export async function createAgent(deps: AgentDeps, accountId: string, input: NewAgent): Promise<Agent> {
   return deps.db.transaction(async (tx) => {
-    const { rows: taken } = await tx.query(
-      'select 1 from agents where account_id = $1 and lower(email) = lower($2) and deleted_at is null',
-      [accountId, input.email],
-    );
-    if (taken.length > 0) throw invalidArgument('email', 'unique', 'is already used by another agent');
     const groupIds = [...new Set(input.group_ids ?? [])];
     const missingGroups = await missingGroupIds(tx, accountId, groupIds);
     if (missingGroups.length > 0) throw new ApiError(422, 'group_not_found', `Group ${missingGroups[0]} not found`);
@@ -64,8 +53,14 @@ export async function createAgent(deps: AgentDeps, accountId: string, input: New
       nickname: input.nickname ?? null,
       role: input.role ?? 'agent',
     });
+    if (id === null) throw invalidArgument('email', 'unique', 'is already used by another agent');
     await repo.addAgentToGroups(tx, accountId, id, groupIds);
     const agent = await repo.findAgent(tx, accountId, id, connectedSince(deps));
     return agent as Agent;
   });
+}
+
+/** Management: removes an agent from lists and lookups; its history keeps naming it. */
+export async function deleteAgent(deps: AgentDeps, accountId: string, id: string): Promise<void> {
+  if (!(await repo.markAgentDeleted(deps.db, accountId, id, deps.now()))) throw notFound(`Agent ${id}`);
 }

@@ -7,6 +7,10 @@ declare module 'fastify' {
     /** Set on every route that declares a scope; absent on public routes. */
     caller?: Caller;
   }
+  interface FastifyInstance {
+    /** The app's one verifier, so revoking a token can drop it from the cache at once. */
+    tokenVerifier: TokenVerifier;
+  }
 }
 
 const unauthorized = (message: string) =>
@@ -17,6 +21,7 @@ const unauthorized = (message: string) =>
  * from an unauthenticated caller gets 401, not 422.
  */
 export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {
+  app.decorate('tokenVerifier', verifier);
   app.addHook('onRequest', async (request) => {
     const scope = request.routeOptions.config.scope;
     if (!scope) return;

@@ -1,5 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../auth/hook.ts';
+import { route } from '../http/route.ts';
+import { IdParams } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
+import { Bot, BotList, BotTrigger, CreateBotBody } from './schema.ts';
+import * as bots from './service.ts';
 
-// Routes of this feature: filled in by issue 2.
-export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (_app, { deps: _deps }) => {};
+export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.get(
+    '/bots/:id/trigger',
+    route({ summary: 'Get the trigger of a bot', tags: ['Bots'], scope: 'bots:read', params: IdParams, response: BotTrigger, errors: [404] }),
+    async (request) => bots.getTrigger(deps, callerOf(request).accountId, request.params.id),
+  );
+
+  app.post(
+    '/bots',
+    route({ summary: 'Create a bot with its trigger', tags: ['Management'], scope: 'account:manage', body: CreateBotBody, response: Bot }),
+    async (request) => bots.createBot(deps, callerOf(request).accountId, request.body),
+  );
+
+  app.get(
+    '/bots',
+    route({ summary: 'List bots', tags: ['Management'], scope: 'account:manage', response: BotList }),
+    async (request) => ({ bots: await bots.listBots(deps, callerOf(request).accountId) }),
+  );
+};

@@ -1,11 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
-
-export interface Group {
-  id: string;
-  name: string;
-  created_at: string;
-}
+import type { Group } from './schema.ts';
 
 export async function insertGroup(db: Queryable, accountId: string, name: string): Promise<Group> {
   const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(

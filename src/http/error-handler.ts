@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, type ErrorPayload } from './errors.ts';
-import { formatValidationErrors, locationOf } from './validation.ts';
+import { invalidArguments, locationOf } from './validation.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -24,12 +24,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 /** Every failure becomes an error_payload here, and only here. */
 function toApiError(error: FastifyError | ApiError): ApiError | undefined {
   if (error instanceof ApiError) return error;
-  if (error.validation) {
-    const location = locationOf(error.validationContext);
-    const errors = formatValidationErrors(error.validation as never, location);
-    const first = errors[0]?.message ?? 'invalid request';
-    return new ApiError(422, 'invalid_arguments', `Invalid arguments: ${first}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, errors);
-  }
+  if (error.validation) return invalidArguments(error.validation as never, locationOf(error.validationContext));
   const status = error.statusCode;
   if (status && status >= 400 && status < 500) {
     const code = STATUS_CODES[status] ?? 'bad_request';

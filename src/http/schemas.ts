@@ -20,3 +20,11 @@ export const OkResponse = Type.Object({ ok: Type.Literal(true) }, { title: 'ok_r
 export function iso(value: Date | null | undefined): string | null {
   return value ? value.toISOString() : null;
 }
+
+/**
+ * A string limited to `values`, as one `type: string` + `enum` schema (a failed
+ * value is one `enum` error, not one per union branch), typed as the literal union.
+ */
+export function StringEnum<T extends string>(values: readonly T[], options: { description?: string; default?: T } = {}): TUnsafe<T> {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
+}

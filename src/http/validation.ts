@@ -1,7 +1,8 @@
 import Ajv, { type ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorItem, ErrorLocation } from './errors.ts';
+import type { Static, TSchema } from '@sinclair/typebox';
+import { ApiError, type ErrorItem, type ErrorLocation } from './errors.ts';
 
 function makeAjv(coerceTypes: boolean | 'array') {
   // allErrors: report every problem at once. removeAdditional false: unknown
@@ -76,4 +77,21 @@ export function formatValidationErrors(errors: ErrorObject[], location: ErrorLoc
     items.push({ path, code: error.keyword, message: `${label} ${describe(error)}`, location });
   }
   return items;
+}
+
+/** The 422 invalid_arguments for a request part that failed its schema. */
+export function invalidArguments(errors: ErrorObject[], location: ErrorLocation): ApiError {
+  const items = formatValidationErrors(errors, location);
+  const first = items[0]?.message ?? 'invalid request';
+  return new ApiError(422, 'invalid_arguments', `Invalid arguments: ${first}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`, items);
+}
+
+/**
+ * Checks a value against a body schema outside HTTP (the CLI), with the same
+ * rules and the same 422 as the API, so both entry points accept the same input.
+ */
+export function validateBody<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  const validate = bodyAjv.compile(schema);
+  if (!validate(value)) throw invalidArguments(validate.errors ?? [], 'body');
+  return value as Static<T>;
 }

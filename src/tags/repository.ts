@@ -1,11 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
-
-export interface Tag {
-  id: string;
-  name: string;
-  created_at: string;
-}
+import type { Tag } from './schema.ts';
 
 export async function insertTag(db: Queryable, accountId: string, name: string): Promise<Tag> {
   const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(

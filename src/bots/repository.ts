@@ -1,0 +1,64 @@
+import type { Queryable } from '../db/db.ts';
+import { newId } from '../ids.ts';
+import type { Bot, BotTrigger } from './schema.ts';
+
+export interface NewBotRow {
+  name: string;
+  active: boolean;
+  event: BotTrigger['event'];
+  conditions: Record<string, unknown>;
+  text: string | null;
+  html: string | null;
+}
+
+const toBot = (row: { id: string; name: string; created_at: Date }): Bot => ({
+  id: row.id,
+  name: row.name,
+  created_at: row.created_at.toISOString(),
+});
+
+export async function insertBot(db: Queryable, accountId: string, bot: NewBotRow): Promise<Bot> {
+  const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
+    `insert into bots (account_id, id, name, trigger_active, trigger_event, trigger_conditions, trigger_text, trigger_html)
+     values ($1, $2, $3, $4, $5, $6, $7, $8)
+     returning id, name, created_at`,
+    [accountId, newId('bo'), bot.name, bot.active, bot.event, JSON.stringify(bot.conditions), bot.text, bot.html],
+  );
+  return toBot(rows[0]);
+}
+
+export async function listBots(db: Queryable, accountId: string): Promise<Bot[]> {
+  const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
+    'select id, name, created_at from bots where account_id = $1 order by created_at, id',
+    [accountId],
+  );
+  return rows.map(toBot);
+}
+
+export async function findTrigger(db: Queryable, accountId: string, botId: string): Promise<BotTrigger | null> {
+  const { rows } = await db.query<{
+    id: string;
+    name: string;
+    trigger_active: boolean;
+    trigger_event: BotTrigger['event'];
+    trigger_conditions: Record<string, unknown>;
+    trigger_text: string | null;
+    trigger_html: string | null;
+    trigger_updated_at: Date;
+  }>(
+    `select id, name, trigger_active, trigger_event, trigger_conditions, trigger_text, trigger_html, trigger_updated_at
+     from bots where account_id = $1 and id = $2`,
+    [accountId, botId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    bot_id: row.id,
+    name: row.name,
+    active: row.trigger_active,
+    event: row.trigger_event,
+    conditions: row.trigger_conditions,
+    content: { text: row.trigger_text, html: row.trigger_html },
+    updated_at: row.trigger_updated_at.toISOString(),
+  };
+}

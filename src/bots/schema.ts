@@ -1,0 +1,52 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum, Timestamp } from '../http/schemas.ts';
+
+export const TRIGGER_EVENTS = ['conversation_opened', 'page_visit', 'idle'] as const;
+
+export const Bot = Type.Object(
+  {
+    id: Type.String({ description: '`bo` + 12 characters', examples: ['boX1mK0pQ7aZ2c'] }),
+    name: Type.String(),
+    created_at: Timestamp,
+  },
+  { title: 'bot' },
+);
+export type Bot = Static<typeof Bot>;
+
+export const BotList = Type.Object({ bots: Type.Array(Bot) });
+
+/** Free-form matching rules of a trigger, kept as given. */
+const Conditions = Type.Object({}, { additionalProperties: true, maxProperties: 50, description: 'Conditions the trigger matches on (free-form object)' });
+
+export const BotTrigger = Type.Object(
+  {
+    bot_id: Type.String(),
+    name: Type.String({ description: 'The bot name' }),
+    active: Type.Boolean(),
+    event: StringEnum(TRIGGER_EVENTS, { description: 'What fires the trigger' }),
+    conditions: Conditions,
+    content: Type.Object({ text: Nullable(Type.String()), html: Nullable(Type.String()) }),
+    updated_at: Timestamp,
+  },
+  { title: 'trigger_response' },
+);
+export type BotTrigger = Static<typeof BotTrigger>;
+
+export const TriggerInput = Type.Object(
+  {
+    active: Type.Optional(Type.Boolean({ description: 'Default true' })),
+    event: Type.Optional(StringEnum(TRIGGER_EVENTS, { description: 'Default `conversation_opened`' })),
+    conditions: Type.Optional(Conditions),
+    text: Type.Optional(Nullable(Type.String({ maxLength: 4096 }))),
+    html: Type.Optional(
+      Nullable(Type.String({ maxLength: 16384, description: 'Sanitised like message HTML: only `a` and `br` survive; `text` defaults to its plain text' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const CreateBotBody = Type.Object(
+  { name: Type.String({ minLength: 1, maxLength: 100 }), trigger: Type.Optional(TriggerInput) },
+  { additionalProperties: false },
+);
+export type CreateBotBody = Static<typeof CreateBotBody>;

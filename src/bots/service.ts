@@ -1,0 +1,34 @@
+import type { Deps } from '../deps.ts';
+import { notFound } from '../http/errors.ts';
+import { sanitizeHtml } from '../content/html.ts';
+import type { Bot, BotTrigger, CreateBotBody } from './schema.ts';
+import * as repo from './repository.ts';
+
+type BotDeps = Pick<Deps, 'db'>;
+
+/**
+ * Management: a bot with its one trigger. Trigger HTML is sanitised like message
+ * HTML, since widgets render it; without `text`, its plain text stands in.
+ */
+export function createBot(deps: BotDeps, accountId: string, input: CreateBotBody): Promise<Bot> {
+  const trigger = input.trigger ?? {};
+  const clean = trigger.html == null ? null : sanitizeHtml(trigger.html);
+  return repo.insertBot(deps.db, accountId, {
+    name: input.name,
+    active: trigger.active ?? true,
+    event: trigger.event ?? 'conversation_opened',
+    conditions: trigger.conditions ?? {},
+    text: trigger.text ?? clean?.text ?? null,
+    html: clean?.html ?? null,
+  });
+}
+
+export function listBots(deps: BotDeps, accountId: string): Promise<Bot[]> {
+  return repo.listBots(deps.db, accountId);
+}
+
+export async function getTrigger(deps: BotDeps, accountId: string, botId: string): Promise<BotTrigger> {
+  const trigger = await repo.findTrigger(deps.db, accountId, botId);
+  if (!trigger) throw notFound(`Bot ${botId}`);
+  return trigger;
+}

@@ -1,0 +1,53 @@
+import type { Queryable } from '../db/db.ts';
+import { newId } from '../ids.ts';
+import type { Contact } from './schema.ts';
+
+interface ContactRow {
+  id: string;
+  email: string | null;
+  identity_id: string | null;
+  name: string | null;
+  phone: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const COLUMNS = 'id, email, identity_id, name, phone, created_at, updated_at';
+
+const toContact = (row: ContactRow): Contact => ({
+  ...row,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
+
+/** Null when the identity_id is taken (the unique index decides, so concurrent inserts cannot both win). */
+export async function insertContact(
+  db: Queryable,
+  accountId: string,
+  input: { email: string | null; identity_id: string | null; name: string | null; phone: string | null },
+): Promise<Contact | null> {
+  const { rows } = await db.query<ContactRow>(
+    `insert into contacts (account_id, id, email, identity_id, name, phone) values ($1, $2, $3, $4, $5, $6)
+     on conflict (account_id, identity_id) where identity_id is not null do nothing
+     returning ${COLUMNS}`,
+    [accountId, newId('ct'), input.email, input.identity_id, input.name, input.phone],
+  );
+  return rows[0] ? toContact(rows[0]) : null;
+}
+
+export async function findContact(db: Queryable, accountId: string, id: string): Promise<Contact | null> {
+  const { rows } = await db.query<ContactRow>(`select ${COLUMNS} from contacts where account_id = $1 and id = $2`, [accountId, id]);
+  return rows[0] ? toContact(rows[0]) : null;
+}
+
+/** Case-insensitive match; of several, the most recently updated (index contacts_email). */
+export async function findContactByEmail(db: Queryable, accountId: string, email: string): Promise<Contact | null> {
+  const { rows } = await db.query<ContactRow>(
+    `select ${COLUMNS} from contacts
+     where account_id = $1 and lower(email) = lower($2)
+     order by updated_at desc, created_at desc, id desc
+     limit 1`,
+    [accountId, email],
+  );
+  return rows[0] ? toContact(rows[0]) : null;
+}

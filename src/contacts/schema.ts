@@ -1,0 +1,34 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Timestamp } from '../http/schemas.ts';
+
+export const Contact = Type.Object(
+  {
+    id: Type.String({ description: '`ct` + 12 characters', examples: ['ctH2vN8sLq0Yw5'] }),
+    email: Nullable(Type.String()),
+    identity_id: Nullable(Type.String({ description: "The caller's own id for this person, unique per account" })),
+    name: Nullable(Type.String()),
+    phone: Nullable(Type.String()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { title: 'contact_response' },
+);
+export type Contact = Static<typeof Contact>;
+
+export const CreateContactBody = Type.Object(
+  {
+    email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, description: 'A valid address (422 code `format` otherwise)' }))),
+    identity_id: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique per account (a second use: 422 code `unique`)' })),
+    ),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  },
+  { additionalProperties: false },
+);
+export type CreateContactBody = Static<typeof CreateContactBody>;
+
+export const FindContactQuery = Type.Object(
+  { email: Type.Optional(Type.String({ maxLength: 254, description: 'Matched case-insensitively; the most recently updated match wins' })) },
+  { additionalProperties: false },
+);

@@ -1,0 +1,35 @@
+import type { Deps } from '../deps.ts';
+import { invalidArgument, notFound } from '../http/errors.ts';
+import { recordEvent } from '../events/outbox.ts';
+import type { Contact, CreateContactBody } from './schema.ts';
+import * as repo from './repository.ts';
+
+type ContactDeps = Pick<Deps, 'db'>;
+
+/** Always creates (DECISIONS 4); identity_id is unique per account. */
+export async function createContact(deps: ContactDeps, accountId: string, input: CreateContactBody): Promise<Contact> {
+  return deps.db.transaction(async (tx) => {
+    const contact = await repo.insertContact(tx, accountId, {
+      email: input.email ?? null,
+      identity_id: input.identity_id ?? null,
+      name: input.name ?? null,
+      phone: input.phone ?? null,
+    });
+    if (!contact) throw invalidArgument('identity_id', 'unique', 'is already used by another contact');
+    await recordEvent(tx, accountId, 'contact.created', { contact });
+    return contact;
+  });
+}
+
+export async function getContact(deps: ContactDeps, accountId: string, id: string): Promise<Contact> {
+  const contact = await repo.findContact(deps.db, accountId, id);
+  if (!contact) throw notFound(`Contact ${id}`);
+  return contact;
+}
+
+/** Without an e-mail there is nothing to find: 404 like a miss (DECISIONS 4). */
+export async function findContactByEmail(deps: ContactDeps, accountId: string, email: string | undefined): Promise<Contact> {
+  const contact = email ? await repo.findContactByEmail(deps.db, accountId, email) : null;
+  if (!contact) throw notFound(email ? `Contact with email ${email}` : 'Contact (no email given)');
+  return contact;
+}
