@@ -1,0 +1,226 @@
+/**
+ * Bulk SQL of the demo data generator: every batch is one INSERT ... SELECT
+ * FROM unnest(column arrays), so thousands of rows cost one round trip.
+ */
+import type { Queryable } from '../db/db.ts';
+import { newId } from '../ids.ts';
+import type { MessageRow } from './replay.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+/** A text[] value as an array literal, so arrays of arrays can travel through unnest. Ids need no quoting. */
+const arrayLiteral = (values: readonly string[]) => `{${values.join(',')}}`;
+
+export async function accountTimezone(db: Queryable, accountId: string): Promise<string | null> {
+  const { rows } = await db.query<{ timezone: string }>('select timezone from accounts where account_id = $1', [accountId]);
+  return rows[0]?.timezone ?? null;
+}
+
+export interface DemoAgentInput {
+  email: string;
+  fullName: string;
+  nickname: string;
+  role: 'agent' | 'admin';
+  createdAt: number;
+}
+
+/** Creates the agents whose email is not taken yet; returns every one's id by lower-case email. */
+export async function ensureAgents(db: Queryable, accountId: string, agents: DemoAgentInput[]): Promise<Map<string, string>> {
+  await db.query(
+    `insert into agents (account_id, email, full_name, nickname, role, created_at)
+     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+     on conflict (account_id, lower(email)) where deleted_at is null do nothing`,
+    [accountId, agents.map((a) => a.email), agents.map((a) => a.fullName), agents.map((a) => a.nickname), agents.map((a) => a.role), agents.map((a) => iso(a.createdAt))],
+  );
+  const { rows } = await db.query<{ id: string; email: string }>(
+    'select id, lower(email) as email from agents where account_id = $1 and deleted_at is null and lower(email) = any($2::text[])',
+    [accountId, agents.map((a) => a.email.toLowerCase())],
+  );
+  return new Map(rows.map((row) => [row.email, row.id]));
+}
+
+/**
+ * Ids of the named rows of `table` (groups, tags or bots), creating the missing
+ * ones, so running the generator again on an account reuses them.
+ */
+export async function ensureNamed(
+  db: Queryable,
+  accountId: string,
+  table: 'groups' | 'tags' | 'bots',
+  names: string[],
+  createdAt: number,
+): Promise<Map<string, string>> {
+  const prefix = { groups: 'gr', tags: 'tg', bots: 'bo' } as const;
+  const { rows: existing } = await db.query<{ id: string; name: string }>(
+    `select min(id) as id, name from ${table} where account_id = $1 and name = any($2::text[]) group by name`,
+    [accountId, names],
+  );
+  const ids = new Map(existing.map((row) => [row.name, row.id]));
+  const missing = names.filter((name) => !ids.has(name));
+  for (const name of missing) ids.set(name, newId(prefix[table]));
+  if (missing.length > 0) {
+    await db.query(`insert into ${table} (account_id, id, name, created_at) select $1, * from unnest($2::text[], $3::text[], $4::timestamptz[])`, [
+      accountId,
+      missing.map((name) => ids.get(name)),
+      missing,
+      missing.map(() => iso(createdAt)),
+    ]);
+  }
+  return ids;
+}
+
+export async function addAgentsToGroups(db: Queryable, accountId: string, memberships: { agentId: string; groupId: string }[]): Promise<void> {
+  await db.query(
+    `insert into agent_groups (account_id, agent_id, group_id) select $1, * from unnest($2::text[], $3::text[]) on conflict do nothing`,
+    [accountId, memberships.map((m) => m.agentId), memberships.map((m) => m.groupId)],
+  );
+}
+
+export interface ContactRow {
+  id: string;
+  email: string | null;
+  identityId: string | null;
+  name: string | null;
+  phone: string | null;
+  createdAt: number;
+}
+
+export async function insertContacts(db: Queryable, accountId: string, contacts: ContactRow[]): Promise<void> {
+  if (contacts.length === 0) return;
+  await db.query(
+    `insert into contacts (account_id, id, email, identity_id, name, phone, created_at, updated_at)
+     select $1, c.id, c.email, c.identity_id, c.name, c.phone, c.created_at, c.created_at
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+       as c (id, email, identity_id, name, phone, created_at)`,
+    [
+      accountId,
+      contacts.map((c) => c.id),
+      contacts.map((c) => c.email),
+      contacts.map((c) => c.identityId),
+      contacts.map((c) => c.name),
+      contacts.map((c) => c.phone),
+      contacts.map((c) => iso(c.createdAt)),
+    ],
+  );
+}
+
+export interface ConversationRow {
+  id: string;
+  status: string;
+  contactId: string;
+  groupId: string | null;
+  domain: string | null;
+  assignedIds: string[];
+  agentIds: string[];
+  tags: string[];
+  /** jsonb, serialised. */
+  variables: string;
+  ratingValue: number | null;
+  ratingText: string | null;
+  ratedAt: number | null;
+  isOffline: boolean;
+  isServed: boolean;
+  unread: number;
+  lastMessageText: string | null;
+  lastMessageAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+  closeType: string | null;
+}
+
+export async function insertConversations(db: Queryable, accountId: string, conversations: ConversationRow[]): Promise<void> {
+  if (conversations.length === 0) return;
+  const column = <T>(get: (c: ConversationRow) => T) => conversations.map(get);
+  await db.query(
+    `insert into conversations (account_id, id, status, contact_id, group_id, domain, assigned_ids, agent_ids, tags, variables,
+                                rating_value, rating_text, rated_at, is_offline, is_served, unread, last_message_text,
+                                last_message_at, created_at, updated_at, finished_at, close_type)
+     select $1, c.id, c.status, c.contact_id, c.group_id, c.domain, c.assigned_ids::text[], c.agent_ids::text[], c.tags::text[],
+            c.variables::jsonb, c.rating_value, c.rating_text, c.rated_at, c.is_offline, c.is_served, c.unread, c.last_message_text,
+            c.last_message_at, c.created_at, c.updated_at, c.finished_at, c.close_type
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                 $11::int[], $12::text[], $13::timestamptz[], $14::bool[], $15::bool[], $16::int[], $17::text[],
+                 $18::timestamptz[], $19::timestamptz[], $20::timestamptz[], $21::timestamptz[], $22::text[])
+       as c (id, status, contact_id, group_id, domain, assigned_ids, agent_ids, tags, variables,
+             rating_value, rating_text, rated_at, is_offline, is_served, unread, last_message_text,
+             last_message_at, created_at, updated_at, finished_at, close_type)`,
+    [
+      accountId,
+      column((c) => c.id),
+      column((c) => c.status),
+      column((c) => c.contactId),
+      column((c) => c.groupId),
+      column((c) => c.domain),
+      column((c) => arrayLiteral(c.assignedIds)),
+      column((c) => arrayLiteral(c.agentIds)),
+      column((c) => arrayLiteral(c.tags)),
+      column((c) => c.variables),
+      column((c) => c.ratingValue),
+      column((c) => c.ratingText),
+      column((c) => iso(c.ratedAt)),
+      column((c) => c.isOffline),
+      column((c) => c.isServed),
+      column((c) => c.unread),
+      column((c) => c.lastMessageText),
+      column((c) => iso(c.lastMessageAt)),
+      column((c) => iso(c.createdAt)),
+      column((c) => iso(c.updatedAt)),
+      column((c) => iso(c.finishedAt)),
+      column((c) => c.closeType),
+    ],
+  );
+}
+
+/** Messages in the order given, which is their `seq` order. */
+export async function insertMessages(db: Queryable, accountId: string, messages: MessageRow[]): Promise<void> {
+  if (messages.length === 0) return;
+  const column = <T>(get: (m: MessageRow) => T) => messages.map(get);
+  await db.query(
+    `insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, trigger_id, content, text,
+                           is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at)
+     select $1, m.id, m.conversation_id, m.type, m.sub_type, m.agent_id, m.trigger_id, m.content::jsonb, m.text,
+            m.is_reply, m.is_first_reply, m.is_offline, m.is_offline_reply, m.response_time, m.group_id, m.created_at
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                 $10::bool[], $11::bool[], $12::bool[], $13::bool[], $14::float8[], $15::text[], $16::timestamptz[])
+            with ordinality
+       as m (id, conversation_id, type, sub_type, agent_id, trigger_id, content, text,
+             is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at, position)
+     order by m.position`,
+    [
+      accountId,
+      column((m) => m.id),
+      column((m) => m.conversationId),
+      column((m) => m.type),
+      column((m) => m.subType),
+      column((m) => m.agentId),
+      column((m) => m.triggerId),
+      column((m) => m.content),
+      column((m) => m.text),
+      column((m) => m.isReply),
+      column((m) => m.isFirstReply),
+      column((m) => m.isOffline),
+      column((m) => m.isOfflineReply),
+      column((m) => m.responseTime),
+      column((m) => m.groupId),
+      column((m) => iso(m.createdAt)),
+    ],
+  );
+}
+
+export interface PathRow {
+  conversationId: string;
+  url: string;
+  title: string;
+  createdAt: number;
+}
+
+export async function insertPaths(db: Queryable, accountId: string, paths: PathRow[]): Promise<void> {
+  if (paths.length === 0) return;
+  await db.query(
+    `insert into paths (account_id, conversation_id, url, title, created_at)
+     select $1, p.conversation_id, p.url, p.title, p.created_at
+     from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) with ordinality as p (conversation_id, url, title, created_at, position)
+     order by p.position`,
+    [accountId, paths.map((p) => p.conversationId), paths.map((p) => p.url), paths.map((p) => p.title), paths.map((p) => iso(p.createdAt))],
+  );
+}

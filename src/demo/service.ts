@@ -1,0 +1,180 @@
+/**
+ * `chat-service demo-data`: fills an account with a realistic history, as if the
+ * service had been storing it live, generated in batches and written in bulk.
+ */
+import type { Db } from '../db/db.ts';
+import { notFound } from '../http/errors.ts';
+import { Random } from './random.ts';
+import { LocalCalendar, DAY_MS } from './local-time.ts';
+import { conversationsPerDay, planConversation, startsOnDay, type DemoWorld } from './plan.ts';
+import { replay, type MessageRow } from './replay.ts';
+import * as repo from './repository.ts';
+
+export interface DemoDataOptions {
+  accountId: string;
+  conversations: number;
+  /** History covers the local days from `days` days ago to today. */
+  days: number;
+  seed: string;
+  now: Date;
+  /** The service's INACTIVITY_TIMEOUT_SECONDS, which decides inactivity closes. */
+  inactivityTimeoutSeconds: number;
+  /** Called after each written batch with the number of conversations written so far. */
+  onProgress?: (conversationsWritten: number) => void;
+}
+
+export interface DemoDataSummary {
+  conversations: number;
+  messages: number;
+  contacts: number;
+  agents: number;
+}
+
+/** Conversations are written once a batch holds this many messages. */
+const MESSAGES_PER_BATCH = 10_000;
+
+const FIRST_NAMES = ['Anna', 'Petr', 'Lucie', 'Tomas', 'Eva', 'Jan', 'Maria', 'David', 'Sara', 'Martin', 'Julia', 'Pavel', 'Lena', 'Adam', 'Nina', 'Oscar'];
+const LAST_NAMES = ['Novak', 'Svoboda', 'Smith', 'Garcia', 'Muller', 'Rossi', 'Dvorak', 'Kowalski', 'Jensen', 'Brown', 'Silva', 'Horak'];
+const GROUPS = [
+  { name: 'Sales', weight: 3 },
+  { name: 'Support', weight: 5 },
+  { name: 'Billing', weight: 2 },
+  { name: 'Technical', weight: 2 },
+];
+const TAG_NAMES = ['vip', 'refund', 'bug', 'feature-request', 'shipping', 'complaint'];
+const BOT_NAMES = ['Welcome bot', 'Pricing helper'];
+const AGENT_COUNT = 14;
+
+/** Agents, groups (each agent in one or two), tags and bots: reused when the account already has them. */
+async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: number): Promise<DemoWorld & { agentCount: number }> {
+  return db.transaction(async (tx) => {
+    const agentInputs = Array.from({ length: AGENT_COUNT }, (_, i) => {
+      const first = FIRST_NAMES[i % FIRST_NAMES.length];
+      const last = LAST_NAMES[(i * 5) % LAST_NAMES.length];
+      return {
+        email: `${first}.${last}.demo${i + 1}@example.com`.toLowerCase(),
+        fullName: `${first} ${last}`,
+        nickname: first,
+        role: i === 0 ? ('admin' as const) : ('agent' as const),
+        createdAt: setUpAt,
+      };
+    });
+    const agentIds = [...(await repo.ensureAgents(tx, accountId, agentInputs)).values()].sort();
+    const groupIds = await repo.ensureNamed(tx, accountId, 'groups', GROUPS.map((g) => g.name), setUpAt);
+    const tagIds = await repo.ensureNamed(tx, accountId, 'tags', TAG_NAMES, setUpAt);
+    const botIds = await repo.ensureNamed(tx, accountId, 'bots', BOT_NAMES, setUpAt);
+
+    const agentsByGroup = new Map<string, string[]>([['', agentIds]]);
+    const memberships: { agentId: string; groupId: string }[] = [];
+    agentIds.forEach((agentId, i) => {
+      const groups = [GROUPS[i % GROUPS.length].name];
+      if (random.chance(0.3)) groups.push(random.pick(GROUPS).name);
+      for (const name of new Set(groups)) {
+        const groupId = groupIds.get(name)!;
+        memberships.push({ agentId, groupId });
+        agentsByGroup.set(groupId, [...(agentsByGroup.get(groupId) ?? []), agentId]);
+      }
+    });
+    await repo.addAgentsToGroups(tx, accountId, memberships);
+    return {
+      agentsByGroup,
+      groupIds: GROUPS.map((g) => groupIds.get(g.name)!),
+      groupWeights: GROUPS.map((g) => g.weight),
+      tagIds: [...tagIds.values()],
+      botIds: [...botIds.values()],
+      agentCount: agentIds.length,
+    };
+  });
+}
+
+function newContact(random: Random, ids: Random, firstSeenAt: number): repo.ContactRow {
+  const first = random.pick(FIRST_NAMES);
+  const last = random.pick(LAST_NAMES);
+  const id = ids.id('ct');
+  return {
+    id,
+    email: random.chance(0.6) ? `${first}.${last}${random.int(1, 9999)}@example.net`.toLowerCase() : null,
+    // Identity ids are unique per account: derive them from the random id.
+    identityId: random.chance(0.2) ? `user-${id.slice(2)}` : null,
+    name: random.chance(0.7) ? `${first} ${last}` : null,
+    phone: random.chance(0.15) ? `+420 ${random.int(600, 799)} ${random.int(100, 999)} ${random.int(100, 999)}` : null,
+    createdAt: firstSeenAt,
+  };
+}
+
+export async function generateDemoData(db: Db, options: DemoDataOptions): Promise<DemoDataSummary> {
+  const timezone = await repo.accountTimezone(db, options.accountId);
+  if (timezone === null) throw notFound(`Account ${options.accountId}`);
+  const random = new Random(options.seed);
+  // Identifiers must not repeat when the same seed runs twice on one account.
+  const ids = Random.unpredictable();
+  const calendar = new LocalCalendar(timezone);
+  const nowMs = options.now.getTime();
+  const inactivityMs = options.inactivityTimeoutSeconds * 1000;
+  const lastDay = calendar.localDay(nowMs);
+  const firstDay = lastDay - options.days;
+  const world = await buildWorld(db, options.accountId, random, (firstDay - 30) * DAY_MS);
+
+  const summary: DemoDataSummary = { conversations: 0, messages: 0, contacts: 0, agents: world.agentCount };
+  const knownContacts: string[] = [];
+  let contacts: repo.ContactRow[] = [];
+  let conversations: repo.ConversationRow[] = [];
+  let messages: MessageRow[] = [];
+  let paths: repo.PathRow[] = [];
+
+  const flush = async () => {
+    await db.transaction(async (tx) => {
+      await repo.insertContacts(tx, options.accountId, contacts);
+      await repo.insertConversations(tx, options.accountId, conversations);
+      await repo.insertMessages(tx, options.accountId, messages);
+      await repo.insertPaths(tx, options.accountId, paths);
+    });
+    summary.contacts += contacts.length;
+    summary.conversations += conversations.length;
+    summary.messages += messages.length;
+    contacts = [];
+    conversations = [];
+    messages = [];
+    paths = [];
+    options.onProgress?.(summary.conversations);
+  };
+
+  const perDay = conversationsPerDay(random, firstDay, lastDay, options.conversations);
+  for (let i = 0; i < perDay.length; i++) {
+    for (const start of startsOnDay(random, calendar, firstDay + i, perDay[i], nowMs)) {
+      const plan = planConversation(random, world, calendar, start);
+      const conversationId = ids.id('co');
+      const stored = replay(plan.actions, {
+        conversationId,
+        groupId: plan.groupId,
+        nowMs,
+        inactivityMs,
+        newMessageId: () => ids.id('ms'),
+      });
+      let contactId: string;
+      if (knownContacts.length > 0 && random.chance(0.3)) {
+        contactId = random.pick(knownContacts);
+      } else {
+        const contact = newContact(random, ids, plan.paths[0]?.at ?? stored.conversation.createdAt);
+        contacts.push(contact);
+        knownContacts.push(contact.id);
+        contactId = contact.id;
+      }
+      const state = stored.conversation;
+      conversations.push({
+        ...state,
+        id: conversationId,
+        contactId,
+        groupId: plan.groupId,
+        domain: plan.paths.length > 0 ? new URL(plan.paths[0].url).host : null,
+        tags: plan.tags,
+        variables: JSON.stringify(plan.variables),
+      });
+      messages.push(...stored.messages);
+      for (const path of plan.paths) paths.push({ conversationId, url: path.url, title: path.title, createdAt: path.at });
+      if (messages.length >= MESSAGES_PER_BATCH) await flush();
+    }
+  }
+  await flush();
+  return summary;
+}
