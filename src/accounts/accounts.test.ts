@@ -1,0 +1,81 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+describe('GET/PATCH /v2/account', () => {
+  it('reads the settings of the calling account', async () => {
+    const account = await t.account();
+    const res = await t.client(account.token).get('/v2/account');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.id, account.accountId);
+    assert.equal(res.body.name, 'My account');
+    assert.equal(res.body.timezone, 'UTC');
+    assert.match(res.body.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.match(res.body.updated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+  });
+
+  it('updates the name and the time zone, each alone', async () => {
+    const account = await t.account();
+    const client = t.client(account.token);
+    let res = await client.patch('/v2/account', { timezone: 'Europe/Paris' });
+    assert.equal(res.status, 200);
+    assert.deepEqual([res.body.name, res.body.timezone], ['My account', 'Europe/Paris']);
+    res = await client.patch('/v2/account', { name: 'Acme' });
+    assert.deepEqual([res.body.name, res.body.timezone], ['Acme', 'Europe/Paris']);
+    assert.deepEqual((await client.get('/v2/account')).body, res.body);
+  });
+
+  it('rejects a time zone that is not an IANA name and changes nothing', async () => {
+    const account = await t.account();
+    for (const timezone of ['Mars/Olympus', 'europe/paris ', '+02:00']) {
+      const res = await t.client(account.token).patch('/v2/account', { name: 'Changed', timezone });
+      assert.equal(res.status, 422, timezone);
+      assert.equal(res.body.code, 'invalid_arguments');
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string; location: string }) => [e.path, e.code, e.location]),
+        [['timezone', 'format', 'body']],
+      );
+    }
+    const after = (await t.client(account.token).get('/v2/account')).body;
+    assert.deepEqual([after.name, after.timezone], ['My account', 'UTC']);
+  });
+
+  it('rejects an empty name, a wrong type and unknown properties', async () => {
+    const account = await t.account();
+    const cases: [unknown, [string, string][]][] = [
+      [{ name: '' }, [['name', 'minLength']]],
+      [{ timezone: 1 }, [['timezone', 'type']]],
+      [{ api_key: 'x' }, [['api_key', 'additionalProperties']]],
+    ];
+    for (const [body, expected] of cases) {
+      const res = await t.client(account.token).patch('/v2/account', body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        expected,
+      );
+    }
+  });
+
+  it('changes only the calling account', async () => {
+    const account = await t.account();
+    const other = await t.account();
+    await t.client(account.token).patch('/v2/account', { name: 'Mine' });
+    assert.equal((await t.client(other.token).get('/v2/account')).body.name, 'My account');
+  });
+
+  it('needs account:manage', async () => {
+    const account = await t.account();
+    const token = await t.token(account, ['agents:read', 'statistics:read']);
+    for (const res of [await t.client(token).get('/v2/account'), await t.client(token).patch('/v2/account', { name: 'x' })]) {
+      assert.equal(res.status, 403);
+      assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope account:manage' });
+    }
+  });
+});
