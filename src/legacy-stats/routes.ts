@@ -1,5 +1,159 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import formbody from '@fastify/formbody';
 import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { toApiError } from '../http/error-handler.ts';
+import { formatValidationErrors } from '../http/validation.ts';
+import { route } from '../http/route.ts';
+import {
+  AgentsResponse,
+  IntervalParameters,
+  LegacyError,
+  OverviewResponse,
+  TotalsParameters,
+  TotalsResponse,
+  type Parameters,
+} from './schema.ts';
+import * as stats from './service.ts';
 
-// Routes of this feature: filled in by issue 5.
-export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (_app, { deps: _deps }) => {};
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The account of the legacy export's apiKey; set before validation on /stats routes. */
+    legacyAccount: stats.LegacyAccount | null;
+  }
+}
+
+const tags = ['Legacy statistics export'];
+
+const PARAMETER_RULES: Record<string, string> = {
+  from: 'must be a date in the form YYYY-MM-DD',
+  to: 'must be a date in the form YYYY-MM-DD',
+  interval: 'must be one of: day, week, month',
+  group: 'must be a single string',
+  apiKey: 'must be a single string',
+};
+
+/** A schema failure as the legacy 400, naming the first parameter at fault. */
+function invalidParameters(error: FastifyError, operation: string): ApiError {
+  const [first] = formatValidationErrors(error.validation as never, 'query');
+  if (!first || first.path === '') return stats.invalidParameter('parameters', 'must be an object of named parameters');
+  if (first.code === 'additionalProperties') return stats.invalidParameter(first.path, `is not a parameter of ${operation}`);
+  return stats.invalidParameter(first.path, PARAMETER_RULES[first.path] ?? first.message);
+}
+
+const MEDIA_TYPE_MESSAGE = 'Unsupported content type; send application/x-www-form-urlencoded or application/json';
+
+/** The legacy error body, `{success:false, error:{code, message}}`, for every failure on these routes. */
+function sendLegacyError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const apiError = error.validation ? invalidParameters(error, request.routeOptions.url ?? request.url) : toApiError(error);
+  if (!apiError || apiError.status >= 500) request.log.error({ err: error }, apiError ? 'request failed' : 'unexpected error');
+  if (!apiError) {
+    return reply.code(500).send({
+      success: false,
+      error: { code: 'internal_error', message: 'Internal error; quote the request id when reporting it', request_id: request.id },
+    });
+  }
+  if (apiError.headers) reply.headers(apiError.headers);
+  const message = apiError.status === 415 ? MEDIA_TYPE_MESSAGE : apiError.message;
+  return reply.code(apiError.status).send({ success: false, error: { code: apiError.code, message } });
+}
+
+const LEGACY_ERRORS: Record<number, string> = {
+  400: 'A bad parameter (`invalid_parameters`, the message names it) or malformed JSON (`bad_request`)',
+  401: 'Missing or unknown apiKey (`unauthorized`)',
+  413: 'Body over the size limit (`payload_too_large`)',
+  415: 'Body neither a form nor JSON (`unsupported_media_type`)',
+  429: 'Rate limit exceeded (`too_many_requests`); see Retry-After',
+  500: 'Unexpected failure (`internal_error`), with a request id',
+};
+
+/** route() with this export's own error body in place of error_payload. */
+function legacyRoute<P extends TObject, R extends TSchema>(doc: {
+  summary: string;
+  description: string;
+  parameters: P;
+  response: R;
+  in: 'querystring' | 'body';
+}) {
+  const options = route({ summary: doc.summary, description: doc.description, tags, response: doc.response, [doc.in]: doc.parameters });
+  const statuses = doc.in === 'body' ? [400, 401, 413, 415, 429, 500] : [400, 401, 429, 500];
+  const errors = statuses.map((status) => [
+    status,
+    { description: LEGACY_ERRORS[status], content: { 'application/json': { schema: LegacyError } } },
+  ]);
+  options.schema.response = { 200: doc.response, ...Object.fromEntries(errors) };
+  return options;
+}
+
+const isParameterObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Legacy clients send parameters as a query string, a form or JSON, and often send
+ * unset ones empty: merge them (the body wins) and drop empty values, so both
+ * methods validate the same parameters.
+ */
+function collectParameters(request: FastifyRequest): Record<string, unknown> {
+  const merged = { ...(request.query as object), ...(isParameterObject(request.body) ? request.body : {}) };
+  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== '' && value !== null));
+}
+
+export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  await app.register(formbody);
+  app.decorateRequest('legacyAccount', null);
+  app.setErrorHandler(sendLegacyError);
+
+  // The apiKey is checked before validation (DECISIONS 1): a bad parameter from a caller without a key gets 401.
+  app.addHook('preValidation', async (request) => {
+    const parameters = collectParameters(request);
+    request.legacyAccount = await stats.authenticate(deps, parameters.apiKey);
+    if (request.body !== undefined && !isParameterObject(request.body)) {
+      throw stats.invalidParameter('body', 'must be an object of named parameters');
+    }
+    if (request.method === 'POST') request.body = parameters;
+    else request.query = parameters;
+  });
+
+  const operations = [
+    {
+      path: '/totals',
+      summary: 'Statistics totals over a range',
+      description: 'The overview counters and each agent’s counters over from..to.',
+      parameters: TotalsParameters,
+      response: TotalsResponse,
+      run: stats.totals,
+    },
+    {
+      path: '/overview',
+      summary: 'Overview statistics by day, week or month',
+      description: 'The overview counters for every unit overlapping from..to, keyed by unitId.',
+      parameters: IntervalParameters,
+      response: OverviewResponse,
+      run: stats.overview,
+    },
+    {
+      path: '/agents',
+      summary: 'Per-agent statistics by day, week or month',
+      description: 'Each agent’s counters for every unit overlapping from..to.',
+      parameters: IntervalParameters,
+      response: AgentsResponse,
+      run: stats.agents,
+    },
+  ];
+
+  for (const { path, summary, description, parameters, response, run } of operations) {
+    const doc = { summary, description: `${description} Authenticated by the apiKey parameter.`, parameters, response };
+    const handle = async (request: FastifyRequest, input: unknown) => ({
+      success: true as const,
+      ...(await run(deps, request.legacyAccount as stats.LegacyAccount, input as Parameters)),
+    });
+    app.get(path, legacyRoute({ ...doc, in: 'querystring' }), (request) => handle(request, request.query));
+    app.post(
+      path,
+      legacyRoute({ ...doc, description: `${doc.description} POST takes the same parameters as a form or JSON body.`, in: 'body' }),
+      (request) => handle(request, request.body),
+    );
+  }
+};

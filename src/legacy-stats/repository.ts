@@ -1,0 +1,207 @@
+import type { Queryable } from '../db/db.ts';
+import { INTERVALS, type AgentEntry, type AgentRecord, type Interval, type Overview, type OverviewRecord } from './schema.ts';
+
+/** What one export counts: an account's conversations started on the days from..to in its zone. */
+export interface StatsScope {
+  accountId: string;
+  timezone: string;
+  /** YYYY-MM-DD, inclusive, in `timezone`. */
+  from: string;
+  to: string;
+  group: string | null;
+}
+
+// Parameters: $1 account, $2 time zone, $3 from, $4 to, $5 group, $6 interval (exports by unit only).
+// Units are local timestamps (`timestamp without time zone` in the account's zone), so
+// `date_trunc` and the unit series follow the local calendar across DST changes.
+
+/** Conversations started in the range, one row each, with what DECISIONS 7 classifies them by. */
+const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
+  range as (
+    select $3::date::timestamp at time zone $2 as starts_at,
+           ($4::date + 1)::timestamp at time zone $2 as ends_at
+  ),
+  conversation_facts as (
+    select c.id, c.contact_id, c.close_type, c.finished_at is not null as closed,
+           ${unitOf('c.created_at at time zone $2')} as unit_start,
+           -- Whole seconds, rounded down; a clock set backwards must not make a chat last negative time.
+           greatest(0, floor(extract(epoch from c.finished_at - c.created_at)))::bigint as duration,
+           coalesce(m.has_contact, false) as has_contact,
+           coalesce(m.has_agent, false) as has_agent,
+           coalesce(m.triggered, false) as triggered,
+           coalesce(m.first_contact_offline, false) as offline,
+           m.last_sender
+    from range r
+    join conversations c on c.account_id = $1 and c.created_at >= r.starts_at and c.created_at < r.ends_at
+    left join lateral (
+      select bool_or(type = 'message' and sub_type = 'contact') as has_contact,
+             bool_or(type = 'message' and sub_type = 'agent') as has_agent,
+             bool_or(sub_type in ('bot', 'trigger')) as triggered,
+             (array_agg(is_offline order by created_at, seq)
+               filter (where type = 'message' and sub_type = 'contact'))[1] as first_contact_offline,
+             (array_agg(sub_type order by created_at desc, seq desc)
+               filter (where type = 'message' and sub_type in ('contact', 'agent')))[1] as last_sender
+      from messages
+      where account_id = c.account_id and conversation_id = c.id
+    ) m on true
+    where $5::text is null or c.group_id = $5
+  ),
+  classified as (
+    select f.*, f.has_contact and f.has_agent as is_chat,
+           case when f.has_contact and f.has_agent and f.closed then
+             case when f.close_type in ('agent', 'contact') and f.last_sender = 'agent' then 'completed'
+                  when f.close_type = 'inactivity' then 'dropped'
+             end
+           end as outcome
+    from conversation_facts f
+  ),
+  -- One row per conversation and agent who wrote in it, with that agent's reply times.
+  agent_replies as (
+    select m.conversation_id, m.agent_id,
+           coalesce(sum(m.response_time) filter (where m.is_first_reply), 0) as first_response_sum,
+           count(m.response_time) filter (where m.is_first_reply) as first_response_count,
+           coalesce(sum(m.response_time) filter (where m.is_reply), 0) as response_sum,
+           count(m.response_time) filter (where m.is_reply) as response_count
+    from classified c
+    join messages m on m.account_id = $1 and m.conversation_id = c.id
+    where m.type = 'message' and m.sub_type = 'agent'
+    group by m.conversation_id, m.agent_id
+  )`;
+
+/** Counters over rows of `classified c` (one per conversation, or per conversation and agent). */
+const CHAT_COUNTERS = `
+  count(*) filter (where c.outcome = 'completed') as completed,
+  count(*) filter (where c.outcome = 'completed' and c.duration < 180) as completed1to3,
+  count(*) filter (where c.outcome = 'completed' and c.duration >= 180 and c.duration < 300) as completed3to5,
+  count(*) filter (where c.outcome = 'completed' and c.duration >= 300 and c.duration < 600) as completed5to10,
+  count(*) filter (where c.outcome = 'completed' and c.duration >= 600) as completed10toinf,
+  count(*) filter (where c.outcome = 'dropped') as dropped,
+  count(*) filter (where c.outcome = 'dropped' and c.last_sender = 'agent') as dropped_by_visitor,
+  count(*) filter (where c.outcome = 'dropped' and c.last_sender = 'contact') as dropped_by_agent,
+  count(*) filter (where c.triggered) as triggered,
+  count(*) filter (where c.outcome is not null) as timed,
+  coalesce(sum(c.duration) filter (where c.outcome is not null), 0) as total_duration`;
+
+/** Reply-time sums over rows of `agent_replies x` joined to `classified c`: completed and dropped chats only. */
+const REPLY_SUMS = `
+  sum(x.first_response_sum) filter (where c.outcome is not null) as first_response_sum,
+  sum(x.first_response_count) filter (where c.outcome is not null) as first_response_count,
+  sum(x.response_sum) filter (where c.outcome is not null) as response_sum,
+  sum(x.response_count) filter (where c.outcome is not null) as response_count`;
+
+const mean = (sum: string, n: string) => `coalesce(round((${sum})::numeric / nullif(${n}, 0)), 0)`;
+
+/** The wire fields from counters `counts` and reply sums `replies` (either missing for an empty unit). */
+const chatFields = (counts: string, replies: string) => `
+  coalesce(${counts}.completed, 0) as "completed",
+  coalesce(${counts}.completed1to3, 0) as "completed1to3",
+  coalesce(${counts}.completed3to5, 0) as "completed3to5",
+  coalesce(${counts}.completed5to10, 0) as "completed5to10",
+  coalesce(${counts}.completed10toinf, 0) as "completed10toInf",
+  coalesce(${counts}.dropped, 0) as "dropped",
+  coalesce(${counts}.dropped_by_visitor, 0) as "droppedByVisitorInactivity",
+  coalesce(${counts}.dropped_by_agent, 0) as "droppedByAgentInactivity",
+  coalesce(${counts}.triggered, 0) as "triggered",
+  ${mean(`${counts}.total_duration`, `${counts}.timed`)} as "avgDuration",
+  ${mean(`${replies}.first_response_sum`, `${replies}.first_response_count`)} as "avgFirstResponse",
+  ${mean(`${replies}.response_sum`, `${replies}.response_count`)} as "avgResponse",
+  coalesce(${counts}.total_duration, 0) as "totalDuration"`;
+
+const rowCtes = (labels: string) => `
+  overview_counts as (
+    select c.unit_start, count(*) as channels, count(distinct c.contact_id) as visitors,
+           count(*) filter (where c.is_chat) as chats,
+           count(*) filter (where c.has_contact and not c.has_agent and not c.offline) as missed,
+           count(*) filter (where c.offline) as offline,
+           ${CHAT_COUNTERS}
+    from classified c
+    group by c.unit_start
+  ),
+  overview_replies as (
+    select c.unit_start, ${REPLY_SUMS}
+    from agent_replies x join classified c on c.id = x.conversation_id
+    group by c.unit_start
+  ),
+  overview_rows as (
+    select ${labels}
+           coalesce(s.visitors, 0) as "visitors", coalesce(s.channels, 0) as "channels", coalesce(s.chats, 0) as "chats",
+           ${chatFields('s', 'r')},
+           coalesce(s.missed, 0) as "missed", coalesce(s.offline, 0) as "offline"
+    from units u
+    left join overview_counts s on s.unit_start = u.unit_start
+    left join overview_replies r on r.unit_start = u.unit_start
+  ),
+  -- Every live agent, plus deleted ones who wrote in the range; each in every unit.
+  agent_list as (
+    select a.id, a.id::bigint as user_id, coalesce(a.nickname, a.full_name, a.email) as nickname
+    from agents a
+    where a.account_id = $1 and (a.deleted_at is null or a.id in (select agent_id from agent_replies))
+  ),
+  agent_counts as (
+    select c.unit_start, x.agent_id, ${CHAT_COUNTERS}, ${REPLY_SUMS}
+    from agent_replies x join classified c on c.id = x.conversation_id
+    group by c.unit_start, x.agent_id
+  ),
+  agent_rows as (
+    select ${labels} a.user_id as "userId", a.nickname as "nickname", ${chatFields('s', 's')}
+    from units u
+    cross join agent_list a
+    left join agent_counts s on s.unit_start = u.unit_start and s.agent_id = a.id
+  )`;
+
+/** unitId, unitName, unitLongName of unit `u` (DECISIONS 7); `to_char` names are English whatever the locale. */
+const UNIT_LABELS: Record<Interval, string> = {
+  day: `to_char(u.unit_start, 'YYYY-MM-DD') as "unitId", to_char(u.unit_start, 'Mon FMDD') as "unitName",
+        to_char(u.unit_start, 'FMDay, FMMonth FMDD, YYYY') as "unitLongName",`,
+  week: `to_char(u.unit_start, 'IYYY-"W"IW') as "unitId", to_char(u.unit_start, '"W"IW') as "unitName",
+         to_char(u.unit_start, case when extract(year from u.unit_start) = extract(year from u.unit_start + interval '6 days')
+                                    then 'Mon FMDD' else 'Mon FMDD, YYYY' end)
+           || ' - ' || to_char(u.unit_start + interval '6 days', 'Mon FMDD, YYYY') as "unitLongName",`,
+  month: `to_char(u.unit_start, 'YYYY-MM') as "unitId", to_char(u.unit_start, 'Mon YYYY') as "unitName",
+          to_char(u.unit_start, 'FMMonth YYYY') as "unitLongName",`,
+};
+
+/** By unit: every unit overlapping from..to (the ends may be cut; only days inside count). */
+const byUnit = (interval: Interval, select: string) => `
+  with ${conversationCtes((local) => `date_trunc($6, ${local})`)},
+  units as (
+    select generate_series(date_trunc($6, $3::date::timestamp), $4::date::timestamp, ('1 ' || $6)::interval) as unit_start
+  ),
+  ${rowCtes(UNIT_LABELS[interval])}
+  ${select}`;
+
+const eachInterval = (select: string) =>
+  Object.fromEntries(INTERVALS.map((interval) => [interval, byUnit(interval, select)])) as Record<Interval, string>;
+
+const OVERVIEW_SQL = eachInterval('select * from overview_rows order by "unitId"');
+const AGENTS_SQL = eachInterval('select * from agent_rows order by "unitId", "userId"');
+
+/** The whole range as a single unit. */
+const TOTALS_SQL = `
+  with ${conversationCtes(() => '$3::date::timestamp')},
+  units as (select $3::date::timestamp as unit_start),
+  ${rowCtes('')}
+  select o.*, (select coalesce(json_agg(a order by a."userId"), '[]'::json) from agent_rows a) as agents
+  from overview_rows o`;
+
+/** The date (YYYY-MM-DD) of `at` in `timezone`, by the database's zone rules like every count. */
+export async function localDate(db: Queryable, at: Date, timezone: string): Promise<string> {
+  const { rows } = await db.query<{ day: string }>(`select to_char($1::timestamptz at time zone $2, 'YYYY-MM-DD') as day`, [at, timezone]);
+  return rows[0].day;
+}
+
+const scopeParams = (scope: StatsScope) => [scope.accountId, scope.timezone, scope.from, scope.to, scope.group];
+
+export async function totals(db: Queryable, scope: StatsScope): Promise<{ overview: Overview; agents: AgentEntry[] }> {
+  const { rows } = await db.query<Overview & { agents: AgentEntry[] }>(TOTALS_SQL, scopeParams(scope));
+  const { agents, ...overview } = rows[0];
+  return { overview, agents };
+}
+
+export async function overviewRecords(db: Queryable, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
+  return (await db.query<OverviewRecord>(OVERVIEW_SQL[interval], [...scopeParams(scope), interval])).rows;
+}
+
+export async function agentRecords(db: Queryable, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
+  return (await db.query<AgentRecord>(AGENTS_SQL[interval], [...scopeParams(scope), interval])).rows;
+}
