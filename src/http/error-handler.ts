@@ -22,7 +22,7 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 };
 
 /** Every failure becomes an error_payload here, and only here. */
-function toApiError(error: FastifyError | ApiError): ApiError | undefined {
+export function toApiError(error: FastifyError | ApiError): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error.validation) return invalidArguments(error.validation as never, locationOf(error.validationContext));
   const status = error.statusCode;
