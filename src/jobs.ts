@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './deps.ts';
+import { startWebhookWorker } from './webhooks/delivery.ts';
 
 export interface BackgroundJobs {
   stop(): Promise<void>;
@@ -10,9 +11,10 @@ export interface BackgroundJobs {
  * single-pass function directly). Each job must be safe with several instances
  * on one PostgreSQL database.
  */
-export function startBackgroundJobs(_deps: Deps, _log: FastifyBaseLogger): BackgroundJobs {
+export function startBackgroundJobs(deps: Deps, log: FastifyBaseLogger): BackgroundJobs {
   const stops: (() => Promise<void>)[] = [];
   // Inactivity auto-close (issue 3) and webhook delivery (issue 6) are started here.
+  stops.push(startWebhookWorker(deps, log));
   return {
     async stop() {
       await Promise.all(stops.map((stop) => stop()));

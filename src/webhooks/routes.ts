@@ -1,5 +1,64 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../auth/hook.ts';
+import { route } from '../http/route.ts';
+import { IdParams, OkResponse } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
+import { CreateWebhookBody, CreatedWebhook, DeliveryAttemptList, WebhookList } from './schema.ts';
+import * as webhooks from './service.ts';
 
-// Routes of this feature: filled in by issue 6.
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (_app, { deps: _deps }) => {};
+const tags = ['Webhooks'];
+
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    '/webhooks',
+    route({
+      summary: 'Create a webhook',
+      description:
+        'Every event of the account (or of the listed types) committed from now on is POSTed to `url`, signed with ' +
+        '`X-Chat-Service-Hmac` (hex HMAC-SHA256 of the body with `secret`), retried for 24 hours, in order per conversation.',
+      tags,
+      scope: 'account:manage',
+      body: CreateWebhookBody,
+      response: CreatedWebhook,
+    }),
+    async (request) => webhooks.createWebhook(deps, callerOf(request).accountId, request.body),
+  );
+
+  app.get(
+    '/webhooks',
+    route({ summary: 'List webhooks', tags, scope: 'account:manage', response: WebhookList }),
+    async (request) => ({ webhooks: await webhooks.listWebhooks(deps, callerOf(request).accountId) }),
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    route({
+      summary: 'Delete a webhook',
+      description: 'Its pending deliveries are dropped.',
+      tags,
+      scope: 'account:manage',
+      params: IdParams,
+      response: OkResponse,
+      errors: [404],
+    }),
+    async (request) => {
+      await webhooks.deleteWebhook(deps, callerOf(request).accountId, request.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    route({
+      summary: 'Recent delivery attempts of a webhook',
+      tags,
+      scope: 'account:manage',
+      params: IdParams,
+      response: DeliveryAttemptList,
+      errors: [404],
+    }),
+    async (request) => ({
+      deliveries: await webhooks.listDeliveryAttempts(deps, callerOf(request).accountId, request.params.id),
+    }),
+  );
+};

@@ -1,0 +1,139 @@
+/**
+ * Webhook delivery (DECISIONS 8). Every state lives in the database, so
+ * deliveries survive restarts and several instances share the work:
+ *
+ * 1. New outbox events are queued per webhook (webhook_deliveries), in lanes:
+ *    one per conversation, plus one for account-level events.
+ * 2. Due deliveries are claimed with a lease (FOR UPDATE SKIP LOCKED), at most
+ *    one per lane, so events of a conversation arrive in order and a failing
+ *    conversation holds up only its own later events.
+ * 3. Each claimed delivery is POSTed, signed, with a timeout; any non-2xx or
+ *    failure is retried with exponential backoff and jitter until 24 hours
+ *    after the event was queued, then given up.
+ *
+ * At least once: a delivery that succeeded but whose outcome was not recorded
+ * (crash, lost lease) is sent again.
+ */
+import { createHmac } from 'node:crypto';
+import type { Deps } from '../deps.ts';
+import { toEventBody } from '../events/repository.ts';
+import { claimDueDeliveries, finishAttempt, pruneAttempts, queueNewEvents, type ClaimedDelivery } from './queue.ts';
+import { postJson } from './sender.ts';
+
+type DeliveryDeps = Pick<Deps, 'db' | 'config' | 'now'>;
+
+export const SIGNATURE_HEADER = 'X-Chat-Service-Hmac';
+/** Retries stop this long after the event was queued. */
+export const RETRY_WINDOW_MS = 24 * 3600 * 1000;
+/** The doubling stops here: later retries come hourly. */
+export const MAX_RETRY_DELAY_MS = 3600 * 1000;
+/** Retries come up to this fraction later than the nominal delay, so they spread out. */
+const JITTER = 0.25;
+/** A claim outlives the request timeout by this much before another instance may take over. */
+const LEASE_MARGIN_MS = 30_000;
+/** Deliveries in flight at once per instance, and per webhook across instances. */
+const MAX_IN_FLIGHT = 100;
+const MAX_IN_FLIGHT_PER_WEBHOOK = 10;
+/** Events moved from the outbox per webhook per pass. */
+const QUEUE_BATCH = 1000;
+const ATTEMPT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+const POLL_INTERVAL_MS = 500;
+
+/** Hex HMAC-SHA256 of the exact body bytes, keyed with the webhook's secret. */
+export function sign(secret: string, body: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/** Delay before retry number `attempt` (1 = the first retry): base doubling, capped, plus jitter. */
+export function retryDelayMs(baseMs: number, attempt: number, random: () => number = Math.random): number {
+  const nominal = Math.min(baseMs * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS);
+  return Math.round(nominal * (1 + JITTER * random()));
+}
+
+/** When a failed delivery is tried again, or null when its 24 hours are over. */
+function retryAt(config: DeliveryDeps['config'], delivery: ClaimedDelivery, failedAt: Date): Date | null {
+  const deadline = delivery.queued_at.getTime() + RETRY_WINDOW_MS;
+  if (failedAt.getTime() >= deadline) return null;
+  // The last retry is at the deadline itself.
+  return new Date(Math.min(failedAt.getTime() + retryDelayMs(config.webhookRetryBaseMs, delivery.attempts), deadline));
+}
+
+/** Queues new events, then leases up to `limit` due deliveries. */
+async function claimDue(deps: DeliveryDeps, limit: number): Promise<ClaimedDelivery[]> {
+  const now = deps.now();
+  await queueNewEvents(deps.db, now, QUEUE_BATCH);
+  await pruneAttempts(deps.db, new Date(now.getTime() - ATTEMPT_RETENTION_MS));
+  const leasedUntil = new Date(now.getTime() + deps.config.webhookTimeoutMs + LEASE_MARGIN_MS);
+  return claimDueDeliveries(deps.db, now, leasedUntil, { limit, perWebhook: MAX_IN_FLIGHT_PER_WEBHOOK });
+}
+
+/** Sends one claimed delivery and records the outcome. Returns whether it was delivered. */
+async function attempt(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<boolean> {
+  const { id, event, timestamp, account_id, data } = toEventBody(delivery.event);
+  const body = JSON.stringify({ type: 'event_callback', id, event, timestamp, account_id, webhook_id: delivery.webhook_id, data });
+  const attemptedAt = deps.now();
+  const sent = await postJson(
+    delivery.url,
+    body,
+    {
+      'content-type': 'application/json',
+      'user-agent': 'chat-service-webhooks',
+      [SIGNATURE_HEADER]: sign(delivery.secret, body),
+    },
+    { timeoutMs: deps.config.webhookTimeoutMs, blockPrivate: deps.config.webhookBlockPrivate },
+  );
+  const delivered = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
+  const finishedAt = deps.now();
+  await finishAttempt(
+    deps.db,
+    delivery,
+    { attemptedAt, ...sent, nextAttemptAt: delivered ? null : retryAt(deps.config, delivery, finishedAt) },
+    finishedAt,
+  );
+  return delivered;
+}
+
+/**
+ * One pass: queues new events, sends every due delivery (up to the in-flight
+ * limit) and waits for them. Tests call this; servers run startWebhookWorker.
+ */
+export async function deliverDueWebhooks(deps: DeliveryDeps): Promise<{ attempted: number; delivered: number }> {
+  const claimed = await claimDue(deps, MAX_IN_FLIGHT);
+  const results = await Promise.all(claimed.map((delivery) => attempt(deps, delivery)));
+  return { attempted: claimed.length, delivered: results.filter(Boolean).length };
+}
+
+interface Log {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Delivers continuously: every POLL_INTERVAL_MS it claims as many due
+ * deliveries as free slots allow, without waiting for the ones in flight, so
+ * a slow receiver never delays the others. Returns the function that stops it
+ * (it waits for the deliveries in flight, at most WEBHOOK_TIMEOUT_MS).
+ */
+export function startWebhookWorker(deps: DeliveryDeps, log: Log): () => Promise<void> {
+  const inFlight = new Set<Promise<unknown>>();
+  let tick: Promise<void> | undefined;
+  const run = async () => {
+    const claimed = await claimDue(deps, MAX_IN_FLIGHT - inFlight.size);
+    for (const delivery of claimed) {
+      const sending = attempt(deps, delivery)
+        .catch((error) => log.error({ err: error, webhook_id: delivery.webhook_id }, 'webhook delivery failed'))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+    }
+  };
+  const timer = setInterval(() => {
+    if (tick || inFlight.size >= MAX_IN_FLIGHT) return;
+    tick = run()
+      .catch((error) => log.error({ err: error }, 'webhook delivery pass failed'))
+      .finally(() => (tick = undefined));
+  }, POLL_INTERVAL_MS);
+  return async () => {
+    clearInterval(timer);
+    await tick;
+    await Promise.all(inFlight);
+  };
+}

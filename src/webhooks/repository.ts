@@ -1,0 +1,78 @@
+import type { Queryable } from '../db/db.ts';
+import type { DeliveryAttempt, Webhook } from './schema.ts';
+
+interface WebhookRow {
+  id: string;
+  url: string;
+  event_types: string[] | null;
+  created_at: Date;
+}
+
+const toWebhook = (row: WebhookRow): Webhook => ({
+  id: row.id,
+  url: row.url,
+  events: row.event_types,
+  created_at: row.created_at.toISOString(),
+});
+
+/** The webhook starts after the account's newest event: it gets only later ones. */
+export async function insertWebhook(
+  db: Queryable,
+  accountId: string,
+  input: { id: string; url: string; eventTypes: string[] | null; secret: string },
+): Promise<Webhook> {
+  const { rows } = await db.query<WebhookRow>(
+    `insert into webhooks (account_id, id, url, event_types, secret, queued_through_event_id)
+     select $1, $2, $3, $4, $5, last_event_id from accounts where account_id = $1
+     returning id, url, event_types, created_at`,
+    [accountId, input.id, input.url, input.eventTypes, input.secret],
+  );
+  return toWebhook(rows[0]);
+}
+
+export async function listWebhooks(db: Queryable, accountId: string): Promise<Webhook[]> {
+  const { rows } = await db.query<WebhookRow>(
+    'select id, url, event_types, created_at from webhooks where account_id = $1 order by created_at, id',
+    [accountId],
+  );
+  return rows.map(toWebhook);
+}
+
+export async function webhookExists(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const { rows } = await db.query('select 1 from webhooks where account_id = $1 and id = $2', [accountId, id]);
+  return rows.length > 0;
+}
+
+/** Deletes the webhook with its queue and attempt log; returns whether it existed. */
+export async function deleteWebhook(db: Queryable, accountId: string, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('delete from webhooks where account_id = $1 and id = $2', [accountId, id]);
+  return rowCount === 1;
+}
+
+export async function recentAttempts(db: Queryable, accountId: string, webhookId: string, limit: number): Promise<DeliveryAttempt[]> {
+  const { rows } = await db.query<{
+    event_id: number;
+    event_type: string;
+    attempt: number;
+    status_code: number | null;
+    error: string | null;
+    duration_ms: number;
+    attempted_at: Date;
+    next_attempt_at: Date | null;
+  }>(
+    `select event_id, event_type, attempt, status_code, error, duration_ms, attempted_at, next_attempt_at
+     from webhook_attempts where account_id = $1 and webhook_id = $2
+     order by seq desc limit $3`,
+    [accountId, webhookId, limit],
+  );
+  return rows.map((row) => ({
+    event_id: row.event_id,
+    event: row.event_type,
+    attempt: row.attempt,
+    status_code: row.status_code,
+    error: row.error,
+    duration: row.duration_ms / 1000,
+    attempted_at: row.attempted_at.toISOString(),
+    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
+  }));
+}

@@ -1,0 +1,61 @@
+import type { Deps } from '../deps.ts';
+import { invalidArgument, notFound } from '../http/errors.ts';
+import { newId, randomString } from '../ids.ts';
+import { hostOf, isNonPublicAddress, resolveHost } from './address.ts';
+import type { CreateWebhookBody, CreatedWebhook, DeliveryAttempt, Webhook } from './schema.ts';
+import * as repo from './repository.ts';
+
+type WebhookDeps = Pick<Deps, 'db' | 'config'>;
+
+const RECENT_ATTEMPTS = 100;
+
+export async function createWebhook(deps: WebhookDeps, accountId: string, input: CreateWebhookBody): Promise<CreatedWebhook> {
+  await checkUrl(deps.config, input.url);
+  const secret = input.secret ?? `whsec_${randomString(32)}`;
+  const webhook = await repo.insertWebhook(deps.db, accountId, {
+    id: newId('wh'),
+    url: input.url,
+    eventTypes: input.events ?? null,
+    secret,
+  });
+  return { ...webhook, secret };
+}
+
+/** http(s) only; with WEBHOOK_BLOCK_PRIVATE, the host must resolve to public addresses only. */
+async function checkUrl(config: WebhookDeps['config'], raw: string): Promise<void> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = new URL('invalid:');
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw invalidArgument('url', 'format', 'must be an http:// or https:// URL');
+  }
+  if (!config.webhookBlockPrivate) return;
+  const host = hostOf(url);
+  let addresses: string[];
+  try {
+    addresses = await resolveHost(host);
+  } catch {
+    throw invalidArgument('url', 'resolvable', `host ${host} does not resolve`);
+  }
+  const blocked = addresses.find(isNonPublicAddress);
+  if (blocked !== undefined) {
+    throw invalidArgument('url', 'public_address', `resolves to the non-public address ${blocked} (WEBHOOK_BLOCK_PRIVATE is on)`);
+  }
+}
+
+export function listWebhooks(deps: WebhookDeps, accountId: string): Promise<Webhook[]> {
+  return repo.listWebhooks(deps.db, accountId);
+}
+
+/** Pending deliveries go with it; an attempt in flight finishes but is not recorded. */
+export async function deleteWebhook(deps: WebhookDeps, accountId: string, id: string): Promise<void> {
+  if (!(await repo.deleteWebhook(deps.db, accountId, id))) throw notFound(`Webhook ${id}`);
+}
+
+export async function listDeliveryAttempts(deps: WebhookDeps, accountId: string, id: string): Promise<DeliveryAttempt[]> {
+  if (!(await repo.webhookExists(deps.db, accountId, id))) throw notFound(`Webhook ${id}`);
+  return repo.recentAttempts(deps.db, accountId, id, RECENT_ATTEMPTS);
+}
