@@ -1,5 +1,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../auth/hook.ts';
+import { route } from '../http/route.ts';
 import type { Deps } from '../deps.ts';
+import { StatisticsBody, StatisticsQuery, StatisticsResponse } from './schema.ts';
+import { computeStatistics } from './service.ts';
 
-// Routes of this feature: filled in by issue 4.
-export const statisticsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (_app, { deps: _deps }) => {};
+export const statisticsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  app.post(
+    '/statistics',
+    route({
+      summary: 'Compute statistics',
+      description:
+        'Each caller-named entry computes one metric over a time range, optionally filtered and split into ' +
+        'up to 3 nested levels of terms or date buckets (at most 10,000 buckets per response). ' +
+        'Medians are true medians computed in the database; local times and date buckets follow `timezone`.',
+      tags: ['Statistics'],
+      scope: 'statistics:read',
+      querystring: StatisticsQuery,
+      body: StatisticsBody,
+      response: StatisticsResponse,
+    }),
+    async (request) => computeStatistics(deps, callerOf(request).accountId, request.query.timezone, request.body),
+  );
+};

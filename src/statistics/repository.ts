@@ -1,0 +1,185 @@
+import type { Db, Queryable } from '../db/db.ts';
+import type { BucketStart } from './format.ts';
+import { METRICS, type DateInterval, type Field, type MetricName } from './metrics.ts';
+
+/** Wall-clock times travel as text in this form, never as `timestamp` values (which pg would read in Node's zone). */
+const WALL_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS'`;
+
+// pg_timezone_names reads the whole zone database (tens of milliseconds), so
+// each database's list is read once.
+const zoneNames = new WeakMap<Db, Promise<Set<string>>>();
+
+/** The IANA zone names this database knows. */
+export function timeZoneNames(db: Db): Promise<Set<string>> {
+  let names = zoneNames.get(db);
+  if (!names) {
+    names = db.query<{ name: string }>('select name from pg_timezone_names').then(({ rows }) => new Set(rows.map((row) => row.name)));
+    names.catch(() => zoneNames.delete(db));
+    zoneNames.set(db, names);
+  }
+  return names;
+}
+
+/** The instants that local wall-clock times (`YYYY-MM-DDTHH:MM:SS[.mmm]`) denote in `timeZone`, in order. */
+export async function resolveLocalTimes(db: Queryable, timeZone: string, walls: string[]): Promise<Date[]> {
+  if (walls.length === 0) return [];
+  const { rows } = await db.query<{ at: Date }>(
+    `select (u.wall::timestamp at time zone $1) as at
+     from unnest($2::text[]) with ordinality as u(wall, position) order by u.position`,
+    [timeZone, walls],
+  );
+  return rows.map((row) => row.at);
+}
+
+export type Level = { type: 'date'; interval: DateInterval } | { type: 'terms'; field: Field };
+
+export interface AggregateQuery {
+  accountId: string;
+  metric: MetricName;
+  timeZone: string;
+  /** Inclusive lower bound, or null for an open start. */
+  from: Date | null;
+  /** Exclusive upper bound, or null for an open end. */
+  until: Date | null;
+  /** Each filter keeps rows whose field equals (arrays: contains) any of `values`, compared as text. */
+  filters: { field: Field; values: string[] }[];
+  levels: Level[];
+}
+
+export interface AggregateRow {
+  /** 0 for the whole set, k for the buckets of the first k levels. */
+  level: number;
+  /** The bucket keys of levels 1..level: wall-clock starts for date levels, values for terms. */
+  keys: string[];
+  count: number;
+  value: number;
+  /** Level 0 only: the first and last matching timestamps. */
+  first_at: Date | null;
+  last_at: Date | null;
+}
+
+/** Per row of `base` (alias b): the expression a level groups by, and how a group's key is rendered as text. */
+function levelKey(level: Level, index: number): { rowKey: string; render: (key: string) => string; lateral?: string; nonNull?: string } {
+  if (level.type === 'terms') {
+    const column = `b.f${index}`;
+    if (level.field.kind === 'array') {
+      // One bucket per distinct element; null elements are left out.
+      const alias = `e${index}`;
+      return {
+        rowKey: `${alias}.element`,
+        render: (key) => key,
+        lateral: `cross join lateral (select distinct element from unnest(${column}) element where element is not null) ${alias}`,
+      };
+    }
+    return { rowKey: `${column}::text`, render: (key) => key, nonNull: `${column} is not null` };
+  }
+  const wall = (timestamp: string) => `to_char(${timestamp}, ${WALL_FORMAT})`;
+  switch (level.interval) {
+    case 'day_of_week':
+      // Represented by that weekday in the week of Monday 2024-01-01 (DECISIONS 6).
+      return { rowKey: 'extract(isodow from b.local_at)', render: (key) => wall(`timestamp '2023-12-31' + ${key}::int * interval '1 day'`) };
+    case 'hour_of_day':
+      return { rowKey: 'extract(hour from b.local_at)', render: (key) => wall(`timestamp '2024-01-01' + ${key}::int * interval '1 hour'`) };
+    default:
+      return { rowKey: `date_trunc('${level.interval}', b.local_at)`, render: wall };
+  }
+}
+
+/**
+ * One statement computes the whole-set aggregate and, for each nesting depth k,
+ * the aggregate of every combination of the first k levels' keys, each over
+ * its own rows (so every bucket has a true median of its subset). Rows are
+ * filtered by account and time range first, through the (account_id, time)
+ * indexes, then bucketed in the request's zone. At most `limit` groups per
+ * level are returned.
+ */
+export async function aggregate(db: Queryable, query: AggregateQuery, limit: number): Promise<AggregateRow[]> {
+  const metric = METRICS[query.metric];
+  const params: unknown[] = [query.accountId, query.timeZone];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const conditions = [`s.account_id = $1`, metric.where];
+  if (query.from) conditions.push(`${metric.time} >= ${param(query.from)}::timestamptz`);
+  if (query.until) conditions.push(`${metric.time} < ${param(query.until)}::timestamptz`);
+  for (const filter of query.filters) {
+    conditions.push(
+      filter.field.kind === 'array'
+        ? `${filter.field.sql} && ${param(filter.values)}::text[]`
+        : `(${filter.field.sql})::text = any(${param(filter.values)}::text[])`,
+    );
+  }
+  const termColumns = query.levels.map((level, i) => (level.type === 'terms' ? `, ${level.field.sql} as f${i}` : '')).join('');
+  const valueOf = {
+    median: 'coalesce(percentile_cont(0.5) within group (order by x.value), 0)',
+    sum: 'coalesce(sum(x.value), 0)::float8',
+    count: 'count(*)::float8',
+  }[metric.aggregate];
+
+  const keys = query.levels.map(levelKey);
+  const arms = [
+    `select 0 as level, null::text as k1, null::text as k2, null::text as k3, count(*)::int as count, ${valueOf} as value,
+            min(x.at) as first_at, max(x.at) as last_at
+     from base x`,
+  ];
+  for (let depth = 1; depth <= query.levels.length; depth++) {
+    const used = keys.slice(0, depth);
+    const columns = [0, 1, 2].map((i) => (i < depth ? used[i].render(`x.k${i}`) : 'null::text'));
+    const where = used.flatMap((key) => (key.nonNull ? [key.nonNull] : []));
+    arms.push(
+      `(select ${depth}, ${columns.join(', ')}, count(*)::int, ${valueOf}, null::timestamptz, null::timestamptz
+        from (select ${used.map((key, i) => `${key.rowKey} as k${i}`).join(', ')}, b.value
+              from base b ${used.flatMap((key) => (key.lateral ? [key.lateral] : [])).join(' ')}
+              ${where.length > 0 ? `where ${where.join(' and ')}` : ''}) x
+        group by ${used.map((_, i) => `x.k${i}`).join(', ')}
+        limit ${Number(limit)})`,
+    );
+  }
+  const sql = `
+    with base as materialized (
+      select ${metric.time} as at, ${metric.time} at time zone $2 as local_at, ${metric.value ?? 'null::float8'} as value${termColumns}
+      from ${metric.table} s
+      where ${conditions.join(' and ')}
+    )
+    ${arms.join('\nunion all\n')}`;
+  const { rows } = await db.query<{ level: number; k1: string | null; k2: string | null; k3: string | null } & Omit<AggregateRow, 'keys' | 'level'>>(
+    sql,
+    params,
+  );
+  return rows.map((row) => ({
+    level: row.level,
+    keys: [row.k1, row.k2, row.k3].slice(0, row.level) as string[],
+    count: row.count,
+    value: row.value,
+    first_at: row.first_at,
+    last_at: row.last_at,
+  }));
+}
+
+/**
+ * Bucket starts of a calendar interval covering [first, last] in the zone (weeks
+ * start on Monday), with the instant each denotes; at most `limit`.
+ */
+export async function calendarAxis(
+  db: Queryable,
+  timeZone: string,
+  interval: 'day' | 'week' | 'month' | 'year',
+  first: Date,
+  last: Date,
+  limit: number,
+): Promise<BucketStart[]> {
+  const { rows } = await db.query<{ wall: string; at: Date }>(
+    `select to_char(g, ${WALL_FORMAT}) as wall, g at time zone $1 as at
+     from generate_series(date_trunc($2, $3::timestamptz at time zone $1), date_trunc($2, $4::timestamptz at time zone $1), $5::interval) g
+     limit ${Number(limit)}`,
+    [timeZone, interval, first, last, `1 ${interval}`],
+  );
+  return rows;
+}
+
+/** The instants fixed wall-clock times denote in the zone. */
+export async function wallInstants(db: Queryable, timeZone: string, walls: string[]): Promise<BucketStart[]> {
+  const instants = await resolveLocalTimes(db, timeZone, walls);
+  return walls.map((wall, i) => ({ wall, at: instants[i] }));
+}
