@@ -1,11 +1,18 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.ts';
+import { ApiError, type ErrorItem } from '../http/errors.ts';
+import { sha256 } from '../ids.ts';
+import { findLiveUploadsByTokenHash } from '../uploads/repository.ts';
+import { uploadContentPath } from '../uploads/service.ts';
+
+const ATTACHMENT_TYPES = ['image', 'file', 'upload', 'template'] as const;
+type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
 const Action = Type.Object(
   {
     type: Type.String({ enum: ['open_url'] }),
     title: Type.String(),
-    value: Type.String({ format: 'uri', pattern: '^https?://' }),
+    value: Type.String({ format: 'uri', pattern: '^https?://', description: 'Starts with http:// or https://' }),
   },
   { additionalProperties: false },
 );
@@ -16,41 +23,195 @@ const CarouselItem = Type.Object(
     description: Type.Optional(Type.String({ maxLength: 1024 })),
     price: Type.Optional(Type.String({ maxLength: 32, description: 'Pre-formatted by the caller, not computed' })),
     image: Type.Optional(Type.String()),
-    actions: Type.Array(Action, { minItems: 1, maxItems: 1 }),
+    actions: Type.Array(Action, { minItems: 1, maxItems: 1, description: 'Exactly one open_url action' }),
   },
   { additionalProperties: false },
 );
 
-/** An attachment as a request carries it (SPEC section 2, DECISIONS 5). */
+/**
+ * An attachment as a request carries it (SPEC section 2, DECISIONS 5). Which
+ * properties a type needs and allows is checked by resolveAttachments():
+ * image/file take `url` (required), `file_name`, `file_type`; upload takes
+ * `token` (required); template takes `layout` and `items` (both required).
+ */
 export const AttachmentInput = Type.Object(
   {
-    type: Type.String({ enum: ['image', 'file', 'upload', 'template'], description: 'attachment_type' }),
-    layout: Type.Optional(Type.String({ enum: ['carousel'] })),
-    items: Type.Optional(Type.Array(CarouselItem, { minItems: 1, maxItems: 10 })),
-    url: Type.Optional(Type.String()),
-    token: Type.Optional(Type.String({ description: 'From POST /v2/uploads; required for type upload' })),
+    type: Type.String({ enum: [...ATTACHMENT_TYPES], description: 'attachment_type: image, file, upload or template' }),
+    layout: Type.Optional(Type.String({ enum: ['carousel'], description: 'Required for template' })),
+    items: Type.Optional(Type.Array(CarouselItem, { minItems: 1, maxItems: 10, description: 'Carousel cards; required for template' })),
+    url: Type.Optional(Type.String({ description: 'http(s) URL; required for image and file' })),
+    token: Type.Optional(Type.String({ description: 'From POST /v2/uploads, valid 24 hours; required for upload' })),
     file_name: Type.Optional(Type.String({ description: 'When missing, the last path segment of url' })),
-    file_type: Type.Optional(Type.String({ description: 'MIME type' })),
+    file_type: Type.Optional(Type.String({ description: 'MIME type, used by some devices for a file icon' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, title: 'attachment' },
 );
 export type AttachmentInput = Static<typeof AttachmentInput>;
 
 /** An attachment as stored on a message and returned in responses. */
-export type StoredAttachment = Record<string, unknown> & { type: string };
+export const StoredAttachment = Type.Object(
+  {
+    type: Type.String({ enum: [...ATTACHMENT_TYPES] }),
+    url: Type.Optional(Type.String({ description: 'image/file: as given; upload: the download route' })),
+    file_name: Type.Optional(Type.String()),
+    file_type: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    size: Type.Optional(Type.Integer({ description: 'upload: bytes' })),
+    layout: Type.Optional(Type.String()),
+    items: Type.Optional(Type.Array(CarouselItem)),
+  },
+  { title: 'stored_attachment' },
+);
+export type StoredAttachment = Static<typeof StoredAttachment>;
+
+/** Extensions an `image` attachment may have. */
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp'] as const;
 
 /**
- * Checks the rules the schema cannot (url scheme, token validity, allowed
- * extensions) and returns what to store. Throws ApiError 422
- * invalid_attachment_data (or invalid_arguments) naming `${path}[i]`.
- * PLACEHOLDER until the uploads work lands.
+ * Extensions a `file` or `upload` attachment may have: documents, archives,
+ * images, audio, video. Never executables, scripts, HTML or SVG (they run code
+ * when opened or rendered).
+ */
+export const FILE_EXTENSIONS = {
+  documents: ['pdf', 'txt', 'csv', 'rtf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'pages', 'numbers', 'key', 'epub'],
+  archives: ['zip', 'gz', 'tgz', 'tar', 'bz2', 'xz', '7z', 'rar'],
+  images: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'heif', 'avif'],
+  audio: ['mp3', 'wav', 'ogg', 'oga', 'opus', 'm4a', 'aac', 'flac', 'weba'],
+  video: ['mp4', 'm4v', 'mov', 'webm', 'ogv', 'avi', 'mkv', '3gp'],
+} as const;
+
+const ALLOWED_EXTENSIONS: Record<'image' | 'file', ReadonlySet<string>> = {
+  image: new Set(IMAGE_EXTENSIONS),
+  file: new Set(Object.values(FILE_EXTENSIONS).flat()),
+};
+
+/** The properties each type takes besides `type`; the first ones listed are required. */
+const FIELDS: Record<AttachmentType, { required: (keyof AttachmentInput)[]; optional: (keyof AttachmentInput)[] }> = {
+  image: { required: ['url'], optional: ['file_name', 'file_type'] },
+  file: { required: ['url'], optional: ['file_name', 'file_type'] },
+  upload: { required: ['token'], optional: [] },
+  template: { required: ['layout', 'items'], optional: [] },
+};
+
+/** Lower-case extension of a file name (`Report.PDF` → `pdf`); null when it has none. */
+export function extensionOf(fileName: string): string | null {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 && dot < fileName.length - 1 ? fileName.slice(dot + 1).toLowerCase() : null;
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!/^https?:\/\/\S+$/i.test(value)) return false;
+  try {
+    return new URL(value).hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** The decoded last path segment of an http(s) URL; null when it is empty. */
+function lastPathSegment(url: string): string | null {
+  const segment = new URL(url).pathname.split('/').pop() ?? '';
+  try {
+    return decodeURIComponent(segment) || null;
+  } catch {
+    return segment || null; // malformed percent-encoding: keep it as written
+  }
+}
+
+function problem(path: string, code: string, message: string): ErrorItem {
+  return { path, code, message: `${path} ${message}`, location: 'body' };
+}
+
+function failure(code: 'invalid_arguments' | 'invalid_attachment_data', errors: ErrorItem[]): ApiError {
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  const lead = code === 'invalid_arguments' ? 'Invalid arguments' : 'Invalid attachment data';
+  return new ApiError(422, code, `${lead}: ${errors[0].message}${more}`, errors);
+}
+
+/** Problems with the shape of one attachment that its schema cannot express. */
+function shapeProblems(attachment: AttachmentInput, at: string): ErrorItem[] {
+  const type = attachment.type as AttachmentType;
+  const { required, optional } = FIELDS[type];
+  const problems: ErrorItem[] = [];
+  for (const field of required) {
+    if (attachment[field] === undefined) problems.push(problem(`${at}.${field}`, 'required', `is required for type ${type}`));
+  }
+  for (const field of Object.keys(attachment) as (keyof AttachmentInput)[]) {
+    if (field !== 'type' && !required.includes(field) && !optional.includes(field)) {
+      problems.push(problem(`${at}.${field}`, 'additionalProperties', `is not allowed for type ${type}`));
+    }
+  }
+  if ((type === 'image' || type === 'file') && attachment.url !== undefined && !isHttpUrl(attachment.url)) {
+    problems.push(problem(`${at}.url`, 'format', 'must be an http or https URL'));
+  }
+  return problems;
+}
+
+/**
+ * Null when `fileName` has an extension allowed for `type`; otherwise the
+ * problem, reported at `path`; `source` says where the name came from.
+ */
+function extensionProblem(type: 'image' | 'file', fileName: string | null, path: string, source: string): ErrorItem | null {
+  const extension = fileName === null ? null : extensionOf(fileName);
+  if (extension !== null && ALLOWED_EXTENSIONS[type].has(extension)) return null;
+  const name = `${source} ${JSON.stringify(fileName ?? '')}`;
+  const rule = `allowed for type ${type} (see the README for the list)`;
+  const message =
+    extension === null ? `${name} has no file extension; only extensions ${rule} are accepted` : `${name} has extension .${extension}, which is not ${rule}`;
+  return { path, code: 'extension', message: `${path}: ${message}`, location: 'body' };
+}
+
+/**
+ * Checks the rules the schema cannot (which properties each type needs, url
+ * scheme, upload token validity, allowed extensions) and returns what to store.
+ * `path` names the array in the request (`messages[0].attachments`); error items
+ * name the property at fault (`messages[0].attachments[1].url`). Shape problems
+ * are 422 invalid_arguments; unknown/expired tokens and disallowed extensions
+ * 422 invalid_attachment_data. Upload tokens count within `accountId` only and
+ * until 24 hours after the upload (`now` decides).
  */
 export async function resolveAttachments(
-  _db: Queryable,
-  _accountId: string,
+  db: Queryable,
+  accountId: string,
   attachments: AttachmentInput[],
-  _now: Date,
-  _path: string,
+  now: Date,
+  path: string,
 ): Promise<StoredAttachment[]> {
-  return attachments.map((a) => ({ ...a }));
+  const shape = attachments.flatMap((attachment, i) => shapeProblems(attachment, `${path}[${i}]`));
+  if (shape.length > 0) throw failure('invalid_arguments', shape);
+
+  const tokenHashes = attachments.flatMap((a) => (a.type === 'upload' && a.token !== undefined ? [sha256(a.token)] : []));
+  const uploads = await findLiveUploadsByTokenHash(db, accountId, tokenHashes, now);
+
+  const problems: ErrorItem[] = [];
+  const stored = attachments.map((attachment, i): StoredAttachment => {
+    const at = `${path}[${i}]`;
+    switch (attachment.type as AttachmentType) {
+      case 'image':
+      case 'file': {
+        const type = attachment.type as 'image' | 'file';
+        const url = attachment.url as string;
+        const fileName = attachment.file_name ?? lastPathSegment(url);
+        const bad =
+          attachment.file_name === undefined
+            ? extensionProblem(type, fileName, `${at}.url`, 'the file name taken from the URL')
+            : extensionProblem(type, fileName, `${at}.file_name`, 'the file name');
+        if (bad) problems.push(bad);
+        return { type, url, file_name: fileName ?? '', file_type: attachment.file_type ?? null };
+      }
+      case 'upload': {
+        const upload = uploads.get(sha256(attachment.token as string));
+        if (!upload) {
+          problems.push(problem(`${at}.token`, 'token', 'is not a valid upload token: unknown, expired (24 hours) or of another account'));
+          return { type: 'upload' };
+        }
+        const bad = extensionProblem('file', upload.file_name, `${at}.token`, 'the uploaded file');
+        if (bad) problems.push(bad);
+        return { type: 'upload', url: uploadContentPath(upload.id), file_name: upload.file_name, file_type: upload.file_type, size: upload.size };
+      }
+      case 'template':
+        return { type: 'template', layout: attachment.layout, items: attachment.items };
+    }
+  });
+  if (problems.length > 0) throw failure('invalid_attachment_data', problems);
+  return stored;
 }

@@ -1,0 +1,272 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp, type TestAccount, type Reply } from '../test/harness.ts';
+import { MAX_UPLOAD_BYTES } from './service.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+const BOUNDARY = '----chat-service-test-boundary';
+
+interface Part {
+  name: string;
+  fileName?: string;
+  contentType?: string;
+  data: string | Buffer;
+}
+
+function multipartBody(parts: Part[]): Buffer {
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : `; filename="${part.fileName}"`}`;
+    const type = part.contentType ? `Content-Type: ${part.contentType}\r\n` : '';
+    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.data), Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
+  return Buffer.concat(chunks);
+}
+
+function uploadMultipart(token: string, parts: Part[], query = ''): Promise<Reply> {
+  return t.client(token).request({
+    method: 'POST',
+    url: `/v2/uploads${query}`,
+    payload: multipartBody(parts),
+    headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+  });
+}
+
+function uploadRaw(token: string, data: string | Buffer, contentType: string | undefined, query: string): Promise<Reply> {
+  return t.client(token).request({
+    method: 'POST',
+    url: `/v2/uploads${query}`,
+    payload: data,
+    headers: contentType === undefined ? {} : { 'content-type': contentType },
+  });
+}
+
+async function storedUploads(account: TestAccount): Promise<{ id: string; file_name: string }[]> {
+  const { rows } = await t.db.query<{ id: string; file_name: string }>('select id, file_name from uploads where account_id = $1', [account.accountId]);
+  return rows;
+}
+
+async function uploadIdOf(account: TestAccount, fileName: string): Promise<string> {
+  const row = (await storedUploads(account)).find((u) => u.file_name === fileName);
+  assert.ok(row, `upload ${fileName} stored`);
+  return row.id;
+}
+
+function assertInvalid(res: Reply, errors: [string, string, string][]): void {
+  assert.equal(res.status, 422, JSON.stringify(res.body));
+  assert.equal(res.body.code, 'invalid_arguments');
+  assert.deepEqual(
+    res.body.errors.map((e: { path: string; code: string; location: string }) => [e.path, e.code, e.location]),
+    errors,
+  );
+}
+
+describe('POST /v2/uploads', () => {
+  it('stores a multipart file and answers token, name, type and size', async () => {
+    const account = await t.account();
+    const res = await uploadMultipart(account.token, [{ name: 'file', fileName: 'notes.txt', contentType: 'text/plain', data: 'hello world' }]);
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body).sort(), ['file_name', 'file_type', 'size', 'token']);
+    assert.match(res.body.token, /^ut_[\w-]{40}$/);
+    assert.deepEqual({ ...res.body, token: undefined }, { token: undefined, file_name: 'notes.txt', file_type: 'text/plain', size: 11 });
+    const { rows } = await t.db.query<{ token_hash: string; size: number }>('select token_hash, size from uploads where account_id = $1', [account.accountId]);
+    assert.equal(rows.length, 1);
+    assert.notEqual(rows[0].token_hash, res.body.token, 'only a hash of the token is stored');
+  });
+
+  it('stores a raw body with its content type and ?file_name=, JSON included', async () => {
+    const account = await t.account();
+    const json = await uploadRaw(account.token, '{"not":"parsed"}', 'application/json', '?file_name=data.json');
+    assert.equal(json.status, 200);
+    assert.equal(json.body.file_type, 'application/json');
+    assert.equal(json.body.size, 16);
+    const pdf = await uploadRaw(account.token, Buffer.from('%PDF-1.7 fake'), 'application/pdf', '?file_name=report.pdf');
+    assert.deepEqual({ ...pdf.body, token: undefined }, { token: undefined, file_name: 'report.pdf', file_type: 'application/pdf', size: 13 });
+    const download = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'data.json')}/content`);
+    assert.equal(download.raw.body, '{"not":"parsed"}');
+  });
+
+  it('lets ?file_name= override the multipart file name and keeps only the last path segment', async () => {
+    const account = await t.account();
+    const overridden = await uploadMultipart(account.token, [{ name: 'file', fileName: 'a.txt', data: 'x' }], '?file_name=b.txt');
+    assert.equal(overridden.body.file_name, 'b.txt');
+    const windows = await uploadMultipart(account.token, [{ name: 'file', fileName: 'C:\\Users\\me\\scan.pdf', data: 'x' }]);
+    assert.equal(windows.body.file_name, 'scan.pdf');
+    const unix = await uploadRaw(account.token, 'x', 'text/plain', `?file_name=${encodeURIComponent('../../etc/passwd.txt')}`);
+    assert.equal(unix.body.file_name, 'passwd.txt');
+  });
+
+  it('falls back to application/octet-stream for a missing or malformed content type', async () => {
+    const account = await t.account();
+    const malformed = await uploadMultipart(account.token, [{ name: 'file', fileName: 'a.bin', contentType: 'not a type', data: 'x' }]);
+    assert.equal(malformed.status, 200);
+    assert.equal(malformed.body.file_type, 'application/octet-stream');
+    const missing = await uploadMultipart(account.token, [{ name: 'file', fileName: 'b.bin', data: 'x' }]);
+    assert.equal(missing.body.file_type, 'application/octet-stream');
+    const withCharset = await uploadRaw(account.token, 'x', 'text/plain; charset=utf-8', '?file_name=a.txt');
+    assert.equal(withCharset.body.file_type, 'text/plain; charset=utf-8');
+  });
+
+  it('accepts exactly 20 MiB and refuses one byte more with 413, storing nothing', async () => {
+    const account = await t.account();
+    const limit = await uploadRaw(account.token, Buffer.alloc(MAX_UPLOAD_BYTES, 1), 'application/octet-stream', '?file_name=limit.bin');
+    assert.equal(limit.status, 200);
+    assert.equal(limit.body.size, MAX_UPLOAD_BYTES);
+    const raw = await uploadRaw(account.token, Buffer.alloc(MAX_UPLOAD_BYTES + 1), 'application/octet-stream', '?file_name=big.bin');
+    assert.equal(raw.status, 413);
+    assert.deepEqual(raw.body, { code: 'payload_too_large', message: 'The file is larger than the 20 MiB upload limit' });
+    const multipart = await uploadMultipart(account.token, [{ name: 'file', fileName: 'big.bin', data: Buffer.alloc(MAX_UPLOAD_BYTES + 1) }]);
+    assert.equal(multipart.status, 413);
+    assert.equal(multipart.body.code, 'payload_too_large');
+    assert.deepEqual((await storedUploads(account)).map((u) => u.file_name), ['limit.bin']);
+  });
+
+  it('refuses an empty file with 422', async () => {
+    const account = await t.account();
+    assertInvalid(await uploadRaw(account.token, '', 'text/plain', '?file_name=empty.txt'), [['file', 'minLength', 'body']]);
+    assertInvalid(await uploadMultipart(account.token, [{ name: 'file', fileName: 'empty.txt', data: '' }]), [['file', 'minLength', 'body']]);
+    assert.deepEqual(await storedUploads(account), []);
+  });
+
+  it('needs a file part named file and refuses other parts', async () => {
+    const account = await t.account();
+    assertInvalid(await uploadMultipart(account.token, []), [['file', 'required', 'body']]);
+    assertInvalid(await uploadMultipart(account.token, [{ name: 'attachment', fileName: 'a.txt', data: 'x' }]), [
+      ['attachment', 'additionalProperties', 'body'],
+    ]);
+    assertInvalid(await uploadMultipart(account.token, [{ name: 'file', data: 'not a file' }]), [['file', 'type', 'body']]);
+    assertInvalid(
+      await uploadMultipart(account.token, [
+        { name: 'file', fileName: 'a.txt', data: 'x' },
+        { name: 'file', fileName: 'b.txt', data: 'y' },
+      ]),
+      [['file', 'maxItems', 'body']],
+    );
+    assertInvalid(
+      await uploadMultipart(account.token, [
+        { name: 'file', fileName: 'a.txt', data: 'x' },
+        { name: 'comment', data: 'hi' },
+      ]),
+      [['comment', 'additionalProperties', 'body']],
+    );
+    assert.deepEqual(await storedUploads(account), []);
+  });
+
+  it('needs a file name', async () => {
+    const account = await t.account();
+    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', ''), [['file_name', 'required', 'query']]);
+    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name='), [['file_name', 'minLength', 'query']]);
+    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name=%2F'), [['file_name', 'minLength', 'query']]);
+    assertInvalid(await uploadMultipart(account.token, [{ name: 'file', fileName: '', data: 'x' }]), [['file_name', 'required', 'query']]);
+    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name=a.txt&other=1'), [['other', 'additionalProperties', 'query']]);
+    assert.deepEqual(await storedUploads(account), []);
+  });
+
+  it('answers a malformed multipart body with 400', async () => {
+    const account = await t.account();
+    for (const contentType of [`multipart/form-data; boundary=${BOUNDARY}`, 'multipart/form-data']) {
+      const res = await uploadRaw(account.token, 'garbage', contentType, '');
+      assert.equal(res.status, 400);
+      assert.equal(res.body.code, 'bad_request');
+    }
+    const truncated = await uploadRaw(
+      account.token,
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc`,
+      `multipart/form-data; boundary=${BOUNDARY}`,
+      '',
+    );
+    assert.equal(truncated.status, 400);
+    assert.deepEqual(await storedUploads(account), []);
+  });
+
+  it('needs conversations:create, checked before the body', async () => {
+    const account = await t.account();
+    const readOnly = await t.token(account, ['conversations:read', 'conversations:write']);
+    const forbidden = await uploadRaw(readOnly, 'x', 'text/plain', '?file_name=a.txt');
+    assert.equal(forbidden.status, 403);
+    assert.deepEqual(forbidden.body, { code: 'forbidden', message: 'Missing scope conversations:create' });
+    const creator = await t.token(account, ['conversations:create']);
+    assert.equal((await uploadRaw(creator, 'x', 'text/plain', '?file_name=a.txt')).status, 200);
+    const anonymous = await t.client().request({ method: 'POST', url: '/v2/uploads', payload: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    assert.equal(anonymous.status, 401);
+  });
+
+  it('leaves the rest of the API on JSON only', async () => {
+    const account = await t.account();
+    const res = await t.client(account.token).request({
+      method: 'POST',
+      url: '/v2/contacts',
+      payload: multipartBody([{ name: 'file', fileName: 'a.txt', data: 'x' }]),
+      headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+    });
+    assert.equal(res.status, 415);
+    assert.equal(res.body.code, 'unsupported_media_type');
+  });
+});
+
+describe('GET /v2/uploads/{id}/content', () => {
+  it('returns the bytes with their type, an attachment disposition and nosniff', async () => {
+    const account = await t.account();
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10]);
+    await uploadMultipart(account.token, [{ name: 'file', fileName: 'photo.png', contentType: 'image/png', data: bytes }]);
+    const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'photo.png')}/content`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.raw.rawPayload, bytes);
+    assert.equal(res.headers['content-type'], 'image/png');
+    assert.equal(res.headers['content-disposition'], `attachment; filename="photo.png"; filename*=UTF-8''photo.png`);
+    assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers['content-length'], '7');
+  });
+
+  it('names non-ASCII files with an ASCII fallback and the exact UTF-8 name', async () => {
+    const account = await t.account();
+    const name = 'Überweisung "März".pdf';
+    await uploadRaw(account.token, 'x', 'application/pdf', `?file_name=${encodeURIComponent(name)}`);
+    const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, name)}/content`);
+    assert.equal(
+      res.headers['content-disposition'],
+      `attachment; filename="_berweisung _M_rz_.pdf"; filename*=UTF-8''%C3%9Cberweisung%20%22M%C3%A4rz%22.pdf`,
+    );
+  });
+
+  it("answers 404 for unknown ids and for another account's upload", async () => {
+    const owner = await t.account();
+    await uploadRaw(owner.token, 'secret', 'text/plain', '?file_name=secret.txt');
+    const id = await uploadIdOf(owner, 'secret.txt');
+    const other = await t.account();
+    const res = await t.client(other.token).get(`/v2/uploads/${id}/content`);
+    assert.equal(res.status, 404);
+    assert.deepEqual(res.body, { code: 'not_found', message: `Upload ${id} not found` });
+    assert.equal((await t.client(owner.token).get('/v2/uploads/upUNKNOWN00000/content')).status, 404);
+  });
+
+  it('stays downloadable after the token expires', async () => {
+    const account = await t.account();
+    await uploadRaw(account.token, 'kept', 'text/plain', '?file_name=kept.txt');
+    t.clock.set(new Date(Date.now() + 30 * 24 * 3600 * 1000));
+    try {
+      const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'kept.txt')}/content`);
+      assert.equal(res.status, 200);
+      assert.equal(res.raw.body, 'kept');
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('needs conversations:read', async () => {
+    const account = await t.account();
+    await uploadRaw(account.token, 'x', 'text/plain', '?file_name=a.txt');
+    const id = await uploadIdOf(account, 'a.txt');
+    const creator = await t.token(account, ['conversations:create']);
+    assert.equal((await t.client(creator).get(`/v2/uploads/${id}/content`)).status, 403);
+    assert.equal((await t.client().get(`/v2/uploads/${id}/content`)).status, 401);
+    const reader = await t.token(account, ['conversations:read']);
+    assert.equal((await t.client(reader).get(`/v2/uploads/${id}/content`)).status, 200);
+  });
+});
