@@ -1,0 +1,210 @@
+/**
+ * `npm run bench:stats`: POST /v2/statistics against hand-written bare SQL
+ * computing the same aggregates over the same rows, on PGlite and PostgreSQL.
+ *
+ * Environment:
+ *   BENCH_CONVERSATIONS  dataset size (default 100000, about 10 messages each)
+ *   BENCH_RUNS           measured runs per case and side (default 20)
+ *   BENCH_ENGINES        comma-separated: pglite,postgres (default both)
+ *   BENCH_DATABASE_URL   PostgreSQL server database (default postgres://postgres@127.0.0.1:5432/chat_bench, created if missing)
+ * The dataset is generated once per engine and size (PGlite in .bench-data/pglite)
+ * and reused by later runs.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import cliProgress from 'cli-progress';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDb, type Db } from '../src/db/db.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createAccount } from '../src/accounts/service.ts';
+import { createToken } from '../src/tokens/service.ts';
+import { generateDemoData } from '../src/demo/service.ts';
+import { BASELINES, benchCases, type BenchCase, type Totals } from './cases.ts';
+
+const SIZE = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const WARMUP_RUNS = 3;
+const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((name) => name.trim());
+const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/chat_bench';
+const PGLITE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.bench-data', 'pglite');
+const TIMEZONE = 'Europe/Prague';
+const ACCOUNT_NAME = `bench ${SIZE}`;
+
+async function ensurePostgresDatabase(url: string): Promise<void> {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const { rows } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (rows.length === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The benchmark account of this size, generated unless a complete one exists
+ * (its name is set only once generation finished). Returns its id and the
+ * instant the history ends at.
+ */
+async function ensureDataset(db: Db): Promise<{ accountId: string; endsAt: Date }> {
+  const { rows } = await db.query<{ account_id: string; created_at: Date }>('select account_id, created_at from accounts where name = $1 limit 1', [
+    ACCOUNT_NAME,
+  ]);
+  if (rows[0]) {
+    console.error(`${db.engine}: reusing the dataset of ${SIZE} conversations (account ${rows[0].account_id})`);
+    return { accountId: rows[0].account_id, endsAt: rows[0].created_at };
+  }
+  const account = await createAccount(db, { name: `${ACCOUNT_NAME} (loading)`, timezone: TIMEZONE });
+  const { rows: created } = await db.query<{ created_at: Date }>('select created_at from accounts where account_id = $1', [account.account_id]);
+  const endsAt = created[0].created_at;
+  const progress = new cliProgress.SingleBar(
+    { stream: process.stderr, format: `${db.engine}: generating [{bar}] {value}/{total} conversations | {duration_formatted}` },
+    cliProgress.Presets.shades_classic,
+  );
+  progress.start(SIZE, 0);
+  const started = performance.now();
+  const summary = await generateDemoData(db, {
+    accountId: account.account_id,
+    conversations: SIZE,
+    days: 365,
+    seed: 'bench',
+    now: endsAt,
+    inactivityTimeoutSeconds: loadConfig({}).inactivityTimeoutSeconds,
+    onProgress: (written) => progress.update(written),
+  });
+  progress.stop();
+  const loadSeconds = (performance.now() - started) / 1000;
+  // Fresh statistics for the planner and a visibility map for index-only scans.
+  await db.query('vacuum analyze');
+  await db.query('update accounts set name = $2 where account_id = $1', [account.account_id, ACCOUNT_NAME]);
+  console.error(
+    `${db.engine}: generated ${summary.conversations} conversations and ${summary.messages} messages in ${loadSeconds.toFixed(1)} s ` +
+      `(vacuum analyze included: ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  return { accountId: account.account_id, endsAt };
+}
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+interface Measurement {
+  engine: string;
+  bench: BenchCase;
+  service: number[];
+  bare: number[];
+  /** Why the service side has no figures, or whether its totals equal the bare SQL's. */
+  check: string;
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const started = performance.now();
+  const result = await fn();
+  return { ms: performance.now() - started, result };
+}
+
+function totalsOf(body: Record<string, { count: number; value: number }>): Totals {
+  return Object.fromEntries(Object.entries(body).map(([key, entry]) => [key, { count: entry.count, value: entry.value }]));
+}
+
+function sameTotals(a: Totals, b: Totals): boolean {
+  return Object.keys(b).every((key) => a[key] && a[key].count === b[key].count && Math.abs(a[key].value - b[key].value) <= 1e-6 * Math.max(1, Math.abs(b[key].value)));
+}
+
+async function measure(engine: string, db: Db, app: FastifyInstance, token: string, bench: BenchCase): Promise<Measurement> {
+  const request = () => app.inject({ method: 'POST', url: `/v2/statistics?timezone=${TIMEZONE}`, headers: { authorization: `Bearer ${token}` }, payload: bench.body });
+  const bare = () => BASELINES[bench.id](db, bench);
+  const probe = await request();
+  const bareTotals = await bare();
+  const measurement: Measurement = { engine, bench, service: [], bare: [], check: '' };
+  if (probe.statusCode !== 200) {
+    measurement.check = `service answered ${probe.statusCode}: ${probe.body.slice(0, 120)}`;
+  } else {
+    measurement.check = sameTotals(totalsOf(probe.json()), bareTotals) ? 'totals match' : 'TOTALS DIFFER';
+  }
+  const serviceWorks = probe.statusCode === 200;
+  for (let run = 0; run < WARMUP_RUNS + RUNS; run++) {
+    // Interleaved, so both sides meet the same cache conditions.
+    const service = serviceWorks ? await timed(request) : null;
+    const baseline = await timed(bare);
+    if (run < WARMUP_RUNS) continue;
+    if (service) measurement.service.push(service.ms);
+    measurement.bare.push(baseline.ms);
+  }
+  return measurement;
+}
+
+async function benchEngine(engine: string): Promise<Measurement[]> {
+  let db: Db;
+  if (engine === 'postgres') {
+    await ensurePostgresDatabase(POSTGRES_URL);
+    db = await openDb({ databaseUrl: POSTGRES_URL });
+  } else if (engine === 'pglite') {
+    db = await openDb({ dataDir: PGLITE_DIR });
+  } else {
+    throw new Error(`unknown engine ${engine} (BENCH_ENGINES takes pglite and postgres)`);
+  }
+  try {
+    await migrate(db);
+    const { accountId, endsAt } = await ensureDataset(db);
+    const { token } = await createToken(db, accountId, { name: 'bench', scopes: ['statistics:read'] });
+    const config = { ...loadConfig({}), rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 };
+    const app = await buildApp({ db, config, now: () => new Date() }, { logger: false });
+    await app.ready();
+    try {
+      const measurements: Measurement[] = [];
+      for (const bench of benchCases(accountId, TIMEZONE, endsAt)) {
+        console.error(`${engine}: ${bench.title}`);
+        measurements.push(await measure(engine, db, app, token, bench));
+      }
+      return measurements;
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+function printTable(measurements: Measurement[]): void {
+  const ms = (value: number | undefined) => (value === undefined ? '-' : `${value.toFixed(1)} ms`);
+  const header = ['engine', 'case', 'service p50', 'service p95', 'bare SQL p50', 'bare SQL p95', 'ratio p50', 'target', 'check'];
+  const lines = measurements.map((m) => {
+    const serviceP50 = m.service.length ? percentile(m.service, 50) : undefined;
+    const bareP50 = percentile(m.bare, 50);
+    const target = m.bench.targets[m.engine as 'pglite' | 'postgres'];
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    const targetText =
+      serviceP50 === undefined
+        ? '-'
+        : [target !== undefined ? `≤${target} ms ${verdict(serviceP50 <= target)}` : null, `≤3x ${verdict(serviceP50 <= 3 * bareP50)}`].filter(Boolean).join(', ');
+    return [
+      m.engine,
+      m.bench.title,
+      ms(serviceP50),
+      ms(m.service.length ? percentile(m.service, 95) : undefined),
+      ms(bareP50),
+      ms(percentile(m.bare, 95)),
+      serviceP50 === undefined ? '-' : `${(serviceP50 / bareP50).toFixed(2)}x`,
+      targetText,
+      m.check,
+    ];
+  });
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
+  const row = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  console.log(`\nPOST /v2/statistics vs bare SQL: ${SIZE} conversations, ${RUNS} runs each (after ${WARMUP_RUNS} warm-up), timezone ${TIMEZONE}\n`);
+  console.log(row(header));
+  console.log(row(widths.map((width) => '-'.repeat(width))));
+  for (const line of lines) console.log(row(line));
+}
+
+const results: Measurement[] = [];
+for (const engine of ENGINES) results.push(...(await benchEngine(engine)));
+printTable(results);
