@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './deps.ts';
 import { startWebhookWorker } from './webhooks/delivery.ts';
+import { startInactivityJob } from './conversations/inactivity.ts';
 
 export interface BackgroundJobs {
   stop(): Promise<void>;
@@ -15,6 +16,7 @@ export function startBackgroundJobs(deps: Deps, log: FastifyBaseLogger): Backgro
   const stops: (() => Promise<void>)[] = [];
   // Inactivity auto-close (issue 3) and webhook delivery (issue 6) are started here.
   stops.push(startWebhookWorker(deps, log));
+  stops.push(startInactivityJob(deps, log));
   return {
     async stop() {
       await Promise.all(stops.map((stop) => stop()));

@@ -29,9 +29,12 @@ export interface ConversationRow {
   close_type: Conversation['close_type'];
 }
 
-const CONVERSATION_COLUMNS = `id, ext_id, status, contact_id, group_id, domain, assigned_ids, agent_ids, tags, variables,
-  rating_value, rating_text, rated_at, is_offline, is_served, unread, last_message_text, last_message_at,
-  created_at, updated_at, finished_at, close_type`;
+const CONVERSATION_FIELDS = [
+  'id', 'ext_id', 'status', 'contact_id', 'group_id', 'domain', 'assigned_ids', 'agent_ids', 'tags', 'variables',
+  'rating_value', 'rating_text', 'rated_at', 'is_offline', 'is_served', 'unread', 'last_message_text', 'last_message_at',
+  'created_at', 'updated_at', 'finished_at', 'close_type',
+];
+const CONVERSATION_COLUMNS = CONVERSATION_FIELDS.join(', ');
 
 export function toConversation(row: ConversationRow): Conversation {
   return {
@@ -140,6 +143,35 @@ export async function findConversationByExtId(db: Queryable, accountId: string, 
     [accountId, extId],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * Closes up to `limit` conversations, of every account, whose last message is
+ * older than the timeout at `now`: close_type inactivity, finished_at when they
+ * went idle (last message + timeout). SKIP LOCKED: several instances, or a
+ * message being stored, never close one twice or wait on each other.
+ */
+export async function closeIdleConversations(
+  db: Queryable,
+  now: Date,
+  timeoutSeconds: number,
+  limit: number,
+): Promise<(ConversationRow & { account_id: string })[]> {
+  const { rows } = await db.query<ConversationRow & { account_id: string }>(
+    `with idle as (
+       select account_id, id from conversations
+       where status <> 'closed' and last_message_at < $1::timestamptz - make_interval(secs => $2)
+       order by last_message_at
+       limit $3
+       for update skip locked
+     )
+     update conversations c
+     set status = 'closed', close_type = 'inactivity', finished_at = c.last_message_at + make_interval(secs => $2), updated_at = $1
+     from idle where c.account_id = idle.account_id and c.id = idle.id
+     returning c.account_id, ${CONVERSATION_FIELDS.map((field) => `c.${field}`).join(', ')}`,
+    [now, timeoutSeconds, limit],
+  );
+  return rows;
 }
 
 /** Whether another conversation of the account already uses `extId`. */

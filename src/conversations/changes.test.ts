@@ -1,0 +1,288 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { conversationFactory, type Json } from '../test/conversations.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+const errorPaths = (body: Json) => body.errors.map((e: Json) => [e.path, e.code, e.location]);
+
+async function setup() {
+  const account = await t.account();
+  return { account, f: conversationFactory(t, account), api: t.client(account.token) };
+}
+
+async function eventsOf(accountId: string, type: string): Promise<Json[]> {
+  const { rows } = await t.db.query<{ data: Json; conversation_id: string }>(
+    'select data, conversation_id from events where account_id = $1 and type = $2 order by id',
+    [accountId, type],
+  );
+  return rows.map((row) => ({ ...row.data, _conversation_id: row.conversation_id }));
+}
+
+describe('GET /v2/conversations/find', () => {
+  it('finds by ext_id within the account only', async () => {
+    const { f, api } = await setup();
+    const conv = await f.conversation({ ext_id: 'order 42/7' });
+    const res = await api.get(`/v2/conversations/find?ext_id=${encodeURIComponent('order 42/7')}`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.id, conv.id);
+    assert.equal((await api.get('/v2/conversations/find?ext_id=missing')).status, 404);
+    const other = await t.account();
+    const foreign = await t.client(other.token).get(`/v2/conversations/find?ext_id=${encodeURIComponent('order 42/7')}`);
+    assert.equal(foreign.status, 404);
+    assert.equal(foreign.body.code, 'not_found');
+  });
+
+  it('needs ext_id', async () => {
+    const { api } = await setup();
+    const res = await api.get('/v2/conversations/find');
+    assert.equal(res.status, 422);
+    assert.deepEqual(errorPaths(res.body), [['ext_id', 'required', 'query']]);
+  });
+});
+
+describe('PATCH /v2/conversations/{id}', () => {
+  it('updates group_id, tags, variables and ext_id, with an event', async () => {
+    const { account, f, api } = await setup();
+    const [group, tag] = [await f.group(), await f.tag()];
+    const conv = await f.conversation({ ext_id: 'a', variables: { x: 1 }, text: 'hi' });
+    const res = await api.patch(`/v2/conversations/${conv.id}`, { group_id: group.id, tags: [tag.id], variables: { y: 'z' }, ext_id: 'b' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.group_id, group.id);
+    assert.deepEqual(res.body.tags, [tag.id]);
+    assert.deepEqual(res.body.variables, { y: 'z' });
+    assert.equal(res.body.ext_id, 'b');
+    assert.deepEqual((await api.get(`/v2/conversations/${conv.id}`)).body, res.body);
+    const [event] = await eventsOf(account.accountId, 'conversation.updated');
+    assert.deepEqual(event.conversation, res.body);
+    assert.equal(event._conversation_id, conv.id);
+    // Messages stored afterwards carry the new group.
+    await f.contactSays(conv.id, 'again');
+    const { rows } = await t.db.query<{ group_id: string | null }>('select group_id from messages where conversation_id = $1 order by seq', [conv.id]);
+    assert.deepEqual(rows.map((row) => row.group_id), [null, group.id]);
+    // Clearing.
+    const cleared = await api.patch(`/v2/conversations/${conv.id}`, { group_id: null, ext_id: null, tags: [] });
+    assert.equal(cleared.body.group_id, null);
+    assert.equal(cleared.body.ext_id, null);
+    assert.deepEqual(cleared.body.tags, []);
+  });
+
+  it('rejects unknown references and a taken ext_id, changing nothing', async () => {
+    const { account, f, api } = await setup();
+    await f.conversation({ ext_id: 'taken' });
+    const conv = await f.conversation({ ext_id: 'mine' });
+    const attempts: [Json, string, string[][] | null][] = [
+      [{ group_id: 'grnope', ext_id: 'new' }, 'group_not_found', null],
+      [{ tags: ['tgnope'], ext_id: 'new' }, 'tag_not_found', null],
+      [{ ext_id: 'taken' }, 'invalid_arguments', [['ext_id', 'unique', 'body']]],
+      [{ status: 'closed' }, 'invalid_arguments', [['status', 'additionalProperties', 'body']]],
+      [{ variables: { a: { b: 1 } } }, 'invalid_arguments', [['variables.a', 'type', 'body']]],
+    ];
+    for (const [body, code, paths] of attempts) {
+      const res = await api.patch(`/v2/conversations/${conv.id}`, body);
+      assert.equal(res.status, 422, JSON.stringify(body));
+      assert.equal(res.body.code, code);
+      if (paths) assert.deepEqual(errorPaths(res.body), paths);
+    }
+    assert.equal((await api.get(`/v2/conversations/${conv.id}`)).body.ext_id, 'mine');
+    assert.deepEqual(await eventsOf(account.accountId, 'conversation.updated'), []);
+    // Its own ext_id again is fine.
+    assert.equal((await api.patch(`/v2/conversations/${conv.id}`, { ext_id: 'mine' })).status, 200);
+  });
+
+  it("answers 404 for another account's conversation", async () => {
+    const { f } = await setup();
+    const conv = await f.conversation();
+    const other = await t.account();
+    assert.equal((await t.client(other.token).patch(`/v2/conversations/${conv.id}`, { variables: {} })).status, 404);
+  });
+});
+
+describe('assign and unassign', () => {
+  it('assigns with an event message and an event; re-assigning is a no-op', async () => {
+    const { account, f, api } = await setup();
+    const [boss, agent] = [await f.agent(), await f.agent()];
+    t.clock.set('2026-07-01T00:00:00.000Z');
+    try {
+      const conv = await f.conversation({ text: 'hi' });
+      const res = await api.patch(`/v2/conversations/${conv.id}/assign`, { agent_id: boss.id, assignee_id: agent.id });
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body.assigned_ids, [agent.id]);
+      assert.equal(res.body.status, 'served');
+      assert.equal(res.body.is_served, true);
+      const again = await api.patch(`/v2/conversations/${conv.id}/assign`, { agent_id: boss.id, assignee_id: agent.id });
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, res.body);
+      const messages = (await f.get(conv.id)).messages;
+      assert.equal(messages.length, 2);
+      assert.deepEqual(
+        { ...messages[1], id: undefined },
+        {
+          id: undefined,
+          conversation_id: conv.id,
+          type: 'event',
+          sub_type: 'system',
+          agent_id: boss.id,
+          trigger_id: null,
+          content: { type: 'agent_assigned', text: null, data: { agent_id: agent.id } },
+          attachments: [],
+          is_reply: false,
+          is_first_reply: false,
+          is_offline: false,
+          is_offline_reply: false,
+          response_time: null,
+          created_at: '2026-07-01T00:00:00.000Z',
+        },
+      );
+      const events = await eventsOf(account.accountId, 'conversation.agent_assigned');
+      assert.deepEqual(events, [{ conversation_id: conv.id, agent_id: boss.id, assignee_id: agent.id, _conversation_id: conv.id }]);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('unassigns, falling back to open when nobody serves it any more', async () => {
+    const { account, f, api } = await setup();
+    const agent = await f.agent();
+    const conv = await f.conversation({ text: 'hi' });
+    await f.assign(conv.id, agent.id);
+    const res = await api.patch(`/v2/conversations/${conv.id}/unassign`, { agent_id: agent.id, unassignee_id: agent.id });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.assigned_ids, []);
+    assert.equal(res.body.status, 'open');
+    const messages = (await f.get(conv.id)).messages;
+    assert.deepEqual(messages[2].content, { type: 'agent_unassigned', text: null, data: { agent_id: agent.id } });
+    const events = await eventsOf(account.accountId, 'conversation.agent_unassigned');
+    assert.deepEqual(events, [{ conversation_id: conv.id, agent_id: agent.id, unassignee_id: agent.id, _conversation_id: conv.id }]);
+  });
+
+  it('answers each error exactly and changes nothing', async () => {
+    const { account, f, api } = await setup();
+    const agent = await f.agent();
+    const foreignAgent = await conversationFactory(t, await t.account()).agent();
+    const conv = await f.conversation({ text: 'hi' });
+    const closed = await f.conversation({ text: 'bye' });
+    await f.close(closed.id);
+    const cases: [string, string, Json, number, string, string[][] | null][] = [
+      ['assign', conv.id, { agent_id: agent.id, assignee_id: '999999999' }, 422, 'agent_not_found', null],
+      ['assign', conv.id, { agent_id: '999999999', assignee_id: agent.id }, 422, 'agent_not_found', null],
+      ['assign', conv.id, { agent_id: agent.id, assignee_id: foreignAgent.id }, 422, 'agent_not_found', null],
+      ['assign', closed.id, { agent_id: agent.id, assignee_id: agent.id }, 422, 'invalid_parameters', null],
+      ['assign', conv.id, { agent_id: agent.id }, 422, 'invalid_arguments', [['assignee_id', 'required', 'body']]],
+      ['assign', conv.id, { agent_id: agent.id, assignee_id: 5 }, 422, 'invalid_arguments', [['assignee_id', 'type', 'body']]],
+      ['assign', 'conope', { agent_id: agent.id, assignee_id: agent.id }, 404, 'not_found', null],
+      ['unassign', conv.id, { agent_id: agent.id, unassignee_id: agent.id }, 422, 'invalid_parameters', null],
+      ['unassign', conv.id, { agent_id: agent.id, unassignee_id: '999999999' }, 422, 'agent_not_found', null],
+      ['unassign', conv.id, { agent_id: agent.id, assignee_id: agent.id }, 422, 'invalid_arguments', null],
+    ];
+    for (const [action, id, body, status, code, paths] of cases) {
+      const res = await api.patch(`/v2/conversations/${id}/${action}`, body);
+      assert.equal(res.status, status, `${action} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.code, code);
+      if (paths) assert.deepEqual(errorPaths(res.body), paths);
+    }
+    assert.deepEqual((await api.get(`/v2/conversations/${conv.id}`)).body.assigned_ids, []);
+    assert.deepEqual(await eventsOf(account.accountId, 'conversation.agent_assigned'), []);
+    const { rows } = await t.db.query("select 1 from messages where account_id = $1 and type = 'event'", [account.accountId]);
+    assert.equal(rows.length, 0);
+  });
+});
+
+describe('paging messages and paths', () => {
+  it('pages messages newest first with an after cursor and a total', async () => {
+    const { f, api } = await setup();
+    t.clock.set('2026-08-01T00:00:00.000Z');
+    const conv = await f.conversation({ text: 'm0' });
+    try {
+      for (let i = 1; i <= 6; i++) {
+        t.clock.advance(1);
+        await f.contactSays(conv.id, `m${i}`);
+      }
+    } finally {
+      t.clock.reset();
+    }
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const res = await api.get(`/v2/conversations/${conv.id}/messages?size=3${after ? `&after=${after}` : ''}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.body.total, 7);
+      seen.push(...res.body.items.map((m: Json) => m.content.text));
+      after = res.body.after;
+      pages++;
+    } while (after !== null);
+    assert.equal(pages, 3);
+    assert.deepEqual(seen, ['m6', 'm5', 'm4', 'm3', 'm2', 'm1', 'm0']);
+    const whole = await api.get(`/v2/conversations/${conv.id}/messages`);
+    assert.equal(whole.body.items.length, 7);
+    assert.equal(whole.body.after, null);
+  });
+
+  it('rejects a bad size or a cursor of another conversation', async () => {
+    const { f, api } = await setup();
+    const conv = await f.conversation({ text: 'a' });
+    await f.contactSays(conv.id, 'b');
+    const other = await f.conversation({ text: 'c' });
+    await f.contactSays(other.id, 'd');
+    const { body } = await api.get(`/v2/conversations/${other.id}/messages?size=1`);
+    for (const [query, path, code] of [
+      ['size=0', 'size', 'minimum'],
+      ['size=201', 'size', 'maximum'],
+      ['size=x', 'size', 'type'],
+      [`after=${body.after}`, 'after', 'cursor'],
+      ['after=abc', 'after', 'pattern'],
+    ]) {
+      const res = await api.get(`/v2/conversations/${conv.id}/messages?${query}`);
+      assert.equal(res.status, 422, query);
+      assert.deepEqual(errorPaths(res.body), [[path, code, 'query']]);
+    }
+    assert.equal((await api.get('/v2/conversations/conope/messages')).status, 404);
+  });
+
+  it('pages paths, and GET with paths=true returns the last 200 oldest first', async () => {
+    const { f, api } = await setup();
+    const conv = await f.conversation();
+    t.clock.set('2026-08-02T00:00:00.000Z');
+    try {
+      await t.db.query(
+        `insert into paths (account_id, conversation_id, url, title, created_at)
+         select $1, $2, 'https://example.com/p' || i, null, $3::timestamptz + make_interval(secs => i) from generate_series(1, 205) i`,
+        [f.account.accountId, conv.id, t.clock.now()],
+      );
+    } finally {
+      t.clock.reset();
+    }
+    const full = await f.get(conv.id);
+    assert.equal(full.paths.length, 200);
+    assert.equal(full.paths[0].url, 'https://example.com/p6');
+    assert.equal(full.paths[199].url, 'https://example.com/p205');
+    const page1 = (await api.get(`/v2/conversations/${conv.id}/paths?size=200`)).body;
+    assert.equal(page1.total, 205);
+    assert.equal(page1.items[0].url, 'https://example.com/p205');
+    const page2 = (await api.get(`/v2/conversations/${conv.id}/paths?size=200&after=${page1.after}`)).body;
+    assert.deepEqual(page2.items.map((p: Json) => p.url), ['p5', 'p4', 'p3', 'p2', 'p1'].map((p) => `https://example.com/${p}`));
+    assert.equal(page2.after, null);
+  });
+
+  it('GET with messages=true returns the last 200 messages oldest first', async () => {
+    const { f } = await setup();
+    const conv = await f.conversation({ text: 'first' });
+    await t.db.query(
+      `insert into messages (account_id, id, conversation_id, type, sub_type, content, text, created_at)
+       select $1, 'ms' || lpad(i::text, 12, '0'), $2, 'message', 'contact', jsonb_build_object('type', 'text', 'text', 'n' || i, 'html', null),
+              'n' || i, now() + make_interval(secs => i)
+       from generate_series(1, 205) i`,
+      [f.account.accountId, conv.id],
+    );
+    const messages = (await f.get(conv.id)).messages;
+    assert.equal(messages.length, 200);
+    assert.equal(messages[0].content.text, 'n6');
+    assert.equal(messages[199].content.text, 'n205');
+  });
+});
