@@ -1,0 +1,336 @@
+import { after, before, describe, it, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { createHmac } from 'node:crypto';
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { startBackgroundJobs } from '../jobs.ts';
+import { produceAgentEvents, recordConversationEvent } from '../events/test-support.ts';
+import { deliverDueWebhooks } from './delivery.ts';
+import { claimDueDeliveries, queueNewEvents } from './queue.ts';
+
+const TIMEOUT_MS = 300;
+const RETRY_BASE_MS = 1000;
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp({ webhookTimeoutMs: TIMEOUT_MS, webhookRetryBaseMs: RETRY_BASE_MS });
+});
+after(() => t.close());
+
+interface Envelope {
+  type: string;
+  id: number;
+  event: string;
+  timestamp: string;
+  account_id: string;
+  webhook_id: string;
+  data: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- event payloads vary
+}
+
+/** What the receiver answers: a status, or 'hang' to never answer. */
+type Answer = number | 'hang';
+
+interface Receiver {
+  url: string;
+  /** Every request, in arrival order, with the answer it got. */
+  requests: { raw: string; body: Envelope; headers: http.IncomingHttpHeaders; answer: Answer }[];
+  /** Bodies of the requests answered 2xx: what the integration received. */
+  delivered(): Envelope[];
+  answer: (body: Envelope) => Answer;
+}
+
+/** A real HTTP receiver on 127.0.0.1; closed when the test ends. */
+async function startReceiver(ctx: TestContext, answer: (body: Envelope) => Answer = () => 200): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: '',
+    requests: [],
+    delivered: () => receiver.requests.filter((r) => typeof r.answer === 'number' && r.answer < 300).map((r) => r.body),
+    answer,
+  };
+  const server = http.createServer(async (request, response) => {
+    let raw = '';
+    for await (const chunk of request) raw += chunk;
+    const body = JSON.parse(raw) as Envelope;
+    const reply = receiver.answer(body);
+    receiver.requests.push({ raw, body, headers: request.headers, answer: reply });
+    if (reply !== 'hang') response.writeHead(reply).end();
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  ctx.after(async () => {
+    server.closeAllConnections();
+    server.close();
+  });
+  return receiver;
+}
+
+/** A webhook of `account` pointing at the receiver; deleted when the test ends so later tests don't retry it. */
+async function createWebhook(ctx: TestContext, account: TestAccount, receiver: Receiver, extra: Record<string, unknown> = {}) {
+  const res = await t.client(account.token).post('/v2/webhooks', { url: receiver.url, ...extra });
+  assert.equal(res.status, 200);
+  ctx.after(() => t.client(account.token).delete(`/v2/webhooks/${res.body.id}`));
+  return res.body as { id: string; secret: string };
+}
+
+/** Runs delivery passes, moving the clock on between them, until `done` (or gives up after many passes). */
+async function deliverUntil(done: () => boolean, advanceSeconds = 3600): Promise<void> {
+  for (let pass = 0; pass < 40 && !done(); pass++) {
+    await deliverDueWebhooks(t.deps);
+    if (!done()) t.clock.advance(advanceSeconds);
+  }
+}
+
+async function attemptsOf(account: TestAccount, webhookId: string) {
+  const res = await t.client(account.token).get(`/v2/webhooks/${webhookId}/deliveries`);
+  assert.equal(res.status, 200);
+  return (res.body.deliveries as { event_id: number; attempt: number; status_code: number | null; error: string | null; next_attempt_at: string | null; attempted_at: string; duration: number; event: string }[]).reverse();
+}
+
+const ids = (envelopes: Envelope[]) => envelopes.map((e) => e.id);
+
+describe('webhook delivery', () => {
+  it('POSTs the signed envelope of each new event', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const webhook = await createWebhook(ctx, account, receiver);
+    await produceAgentEvents(t, account, 1);
+
+    assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 1, delivered: 1 });
+    assert.equal(receiver.requests.length, 1);
+    const [request] = receiver.requests;
+    const expected = createHmac('sha256', webhook.secret).update(request.raw).digest('hex');
+    assert.equal(request.headers['x-chat-service-hmac'], expected);
+    assert.equal(request.headers['content-type'], 'application/json');
+    assert.deepEqual(Object.keys(request.body), ['type', 'id', 'event', 'timestamp', 'account_id', 'webhook_id', 'data']);
+    assert.equal(request.body.type, 'event_callback');
+    assert.equal(request.body.event, 'agent.updated');
+    assert.equal(typeof request.body.id, 'number');
+    assert.match(request.body.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    assert.equal(request.body.account_id, account.accountId);
+    assert.equal(request.body.webhook_id, webhook.id);
+    assert.equal(request.body.data.agent.status, 'online');
+
+    const [attempt] = await attemptsOf(account, webhook.id);
+    assert.deepEqual(
+      { ...attempt, duration: typeof attempt.duration, attempted_at: attempt.attempted_at === t.clock.now().toISOString() },
+      { event_id: request.body.id, event: 'agent.updated', attempt: 1, status_code: 200, error: null, duration: 'number', attempted_at: true, next_attempt_at: null },
+    );
+    assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 0, delivered: 0 }, 'nothing is sent twice');
+  });
+
+  it("sends only events committed after the webhook's creation, of its types, of its account", async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    await produceAgentEvents(t, account, 1);
+    const all = await startReceiver(ctx);
+    const contactsOnly = await startReceiver(ctx);
+    await createWebhook(ctx, account, all);
+    await createWebhook(ctx, account, contactsOnly, { events: ['contact.created'] });
+    await produceAgentEvents(t, await t.account(), 1);
+    await produceAgentEvents(t, account, 1);
+    const contact = await t.client(account.token).post('/v2/contacts', { name: 'Jo' });
+    assert.equal(contact.status, 200);
+
+    await deliverUntil(() => all.delivered().length >= 2 && contactsOnly.delivered().length >= 1);
+    assert.deepEqual(all.delivered().map((e) => e.event), ['agent.updated', 'contact.created']);
+    assert.deepEqual(contactsOnly.delivered().map((e) => e.event), ['contact.created']);
+    assert.equal(contactsOnly.delivered()[0].data.contact.id, contact.body.id);
+    assert.ok(all.delivered().every((e) => e.account_id === account.accountId));
+  });
+
+  it('retries a failing receiver with backoff and, once it recovers, delivers every event in order', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    let failures = 3;
+    const receiver = await startReceiver(ctx, () => (failures-- > 0 ? 503 : 200));
+    const webhook = await createWebhook(ctx, account, receiver);
+    const statuses = await produceAgentEvents(t, account, 4);
+
+    await deliverDueWebhooks(t.deps);
+    assert.equal(receiver.requests.length, 1, 'later events wait behind the failing one');
+    await deliverDueWebhooks(t.deps);
+    assert.equal(receiver.requests.length, 1, 'the retry waits for its delay');
+
+    await deliverUntil(() => receiver.delivered().length === 4, 60);
+    const delivered = receiver.delivered();
+    assert.deepEqual(delivered.map((e) => e.data.agent.status), statuses);
+    const first = delivered[0].id;
+    assert.deepEqual(ids(delivered), [first, first + 1, first + 2, first + 3]);
+    assert.deepEqual(
+      receiver.requests.map((r) => r.body.id),
+      [first, first, first, first, first + 1, first + 2, first + 3],
+      'no later event was sent before the first one succeeded',
+    );
+
+    const attempts = await attemptsOf(account, webhook.id);
+    assert.deepEqual(
+      attempts.map((a) => [a.event_id, a.attempt, a.status_code]),
+      [[first, 1, 503], [first, 2, 503], [first, 3, 503], [first, 4, 200], [first + 1, 1, 200], [first + 2, 1, 200], [first + 3, 1, 200]],
+    );
+    // Exponential backoff with up to 25% jitter: the n-th retry comes after base * 2^(n-1).
+    attempts.slice(0, 3).forEach((a, n) => {
+      const delay = Date.parse(a.next_attempt_at as string) - Date.parse(a.attempted_at);
+      const nominal = RETRY_BASE_MS * 2 ** n;
+      assert.ok(delay >= nominal && delay <= nominal * 1.25, `retry ${n + 1} after ${delay} ms`);
+    });
+    assert.equal(attempts[3].next_attempt_at, null);
+  });
+
+  it('counts a timeout as a failure and retries', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    let hang = true;
+    const receiver = await startReceiver(ctx, () => (hang ? 'hang' : 200));
+    const webhook = await createWebhook(ctx, account, receiver);
+    await produceAgentEvents(t, account, 1);
+
+    assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 1, delivered: 0 });
+    const [timedOut] = await attemptsOf(account, webhook.id);
+    assert.equal(timedOut.status_code, null);
+    assert.equal(timedOut.error, `timed out after ${TIMEOUT_MS} ms`);
+    assert.notEqual(timedOut.next_attempt_at, null);
+
+    hang = false;
+    await deliverUntil(() => receiver.delivered().length === 1);
+    assert.equal(receiver.delivered()[0].id, receiver.requests[0].body.id);
+  });
+
+  it('keeps each conversation in order while a failing conversation waits and the others flow', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    let failA = true;
+    const receiver = await startReceiver(ctx, (body) => (failA && body.data.conversation?.id === 'coA' ? 500 : 200));
+    await createWebhook(ctx, account, receiver);
+    const a1 = await recordConversationEvent(t, account, 'coA', 'a1');
+    const b1 = await recordConversationEvent(t, account, 'coB', 'b1');
+    const a2 = await recordConversationEvent(t, account, 'coA', 'a2');
+    const b2 = await recordConversationEvent(t, account, 'coB', 'b2');
+    await produceAgentEvents(t, account, 1);
+
+    // No clock change: only what is due now goes out.
+    for (let pass = 0; pass < 4; pass++) await deliverDueWebhooks(t.deps);
+    assert.deepEqual(
+      receiver.delivered().filter((e) => e.data.marker).map((e) => e.id),
+      [b1, b2],
+    );
+    assert.ok(receiver.delivered().some((e) => e.event === 'agent.updated'), 'account-level events have their own lane');
+    assert.deepEqual(
+      receiver.requests.filter((r) => r.body.data.conversation?.id === 'coA').map((r) => r.body.id),
+      [a1],
+      'a2 waits behind a1',
+    );
+
+    failA = false;
+    await deliverUntil(() => receiver.delivered().length === 5);
+    assert.deepEqual(
+      receiver.delivered().filter((e) => e.data.conversation?.id === 'coA').map((e) => e.id),
+      [a1, a2],
+    );
+  });
+
+  it('gives an event up after 24 hours of failures, and its conversation moves on', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    let down = true;
+    const receiver = await startReceiver(ctx, () => (down ? 500 : 200));
+    const webhook = await createWebhook(ctx, account, receiver);
+    const lost = await recordConversationEvent(t, account, 'coX', 'lost');
+
+    await deliverUntil(() => false, 3 * 3600);
+    const attempts = await attemptsOf(account, webhook.id);
+    const last = attempts[attempts.length - 1];
+    assert.equal(last.event_id, lost);
+    assert.equal(last.next_attempt_at, null, 'given up');
+    assert.ok(Date.parse(last.attempted_at) - Date.parse(attempts[0].attempted_at) >= 24 * 3600 * 1000);
+    assert.ok(attempts.slice(0, -1).every((a) => a.next_attempt_at !== null));
+
+    down = false;
+    const next = await recordConversationEvent(t, account, 'coX', 'next');
+    await deliverUntil(() => receiver.delivered().length === 1);
+    assert.deepEqual(ids(receiver.delivered()), [next]);
+  });
+
+  it('drops the pending deliveries of a deleted webhook', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const receiver = await startReceiver(ctx, () => 500);
+    const webhook = await createWebhook(ctx, account, receiver);
+    await produceAgentEvents(t, account, 2);
+    await deliverDueWebhooks(t.deps);
+    assert.equal(receiver.requests.length, 1);
+    assert.equal((await t.client(account.token).delete(`/v2/webhooks/${webhook.id}`)).status, 200);
+    receiver.answer = () => 200;
+    await deliverUntil(() => false);
+    assert.equal(receiver.requests.length, 1);
+  });
+});
+
+describe('webhook delivery across instances and restarts', () => {
+  it('does not send a delivery another instance holds, and takes it over when that instance dies', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const webhook = await createWebhook(ctx, account, receiver);
+    await produceAgentEvents(t, account, 3);
+
+    // An instance queues the events, claims the first one and dies before sending it.
+    const now = t.clock.now();
+    await queueNewEvents(t.db, now, 100);
+    const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where webhook_id = $1', [webhook.id]);
+    assert.equal(rows[0].n, 3);
+    const crashed = await claimDueDeliveries(t.db, now, new Date(now.getTime() + 60_000), { limit: 100, perWebhook: 10 });
+    assert.deepEqual(crashed.map((d) => d.webhook_id), [webhook.id]);
+
+    assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 0, delivered: 0 }, 'the lease is respected');
+    t.clock.advance(61);
+    await deliverUntil(() => receiver.delivered().length === 3);
+    const first = crashed[0].event_id;
+    assert.deepEqual(ids(receiver.delivered()), [first, first + 1, first + 2]);
+    assert.equal((await attemptsOf(account, webhook.id))[0].attempt, 2, 'the lost attempt counts');
+  });
+
+  it('never sends one delivery twice at once from concurrent instances', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    await createWebhook(ctx, account, receiver);
+    const expected: number[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const conversation of ['c1', 'c2', 'c3', 'c4', 'c5']) expected.push(await recordConversationEvent(t, account, conversation, `${round}`));
+    }
+    for (let pass = 0; pass < 10 && receiver.requests.length < expected.length; pass++) {
+      await Promise.all([deliverDueWebhooks(t.deps), deliverDueWebhooks(t.deps), deliverDueWebhooks(t.deps)]);
+    }
+    assert.deepEqual(ids(receiver.delivered()).sort((x, y) => x - y), expected);
+    for (const conversation of ['c1', 'c2', 'c3', 'c4', 'c5']) {
+      const markers = receiver.delivered().filter((e) => e.data.conversation.id === conversation).map((e) => e.data.marker);
+      assert.deepEqual(markers, ['0', '1']);
+    }
+  });
+
+  it('continues after a restart: a new server on the same database delivers what the old one left', async (ctx) => {
+    t.clock.reset();
+    const account = await t.account();
+    let up = false;
+    const receiver = await startReceiver(ctx, () => (up ? 200 : 503));
+    await createWebhook(ctx, account, receiver);
+    await produceAgentEvents(t, account, 3);
+    await deliverDueWebhooks(t.deps);
+    assert.equal(receiver.delivered().length, 0);
+
+    // The "restarted" server: fresh deps on the same database and its background worker; the retry comes after ~1 s.
+    up = true;
+    const jobs = startBackgroundJobs({ db: t.db, config: t.deps.config, now: () => new Date() }, t.app.log);
+    try {
+      for (let wait = 0; wait < 100 && receiver.delivered().length < 3; wait++) await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await jobs.stop();
+    }
+    const delivered = ids(receiver.delivered());
+    assert.deepEqual(delivered, [delivered[0], delivered[0] + 1, delivered[0] + 2]);
+  });
+});
