@@ -1,8 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
-import { ApiError } from '../http/errors.ts';
-import { resolveAttachments, type AttachmentInput } from './attachments.ts';
+import { startTestApp, type Reply, type TestApp, type TestAccount } from '../test/harness.ts';
+import { conversationFactory, type Json } from '../test/conversations.ts';
 
 let t: TestApp;
 before(async () => {
@@ -10,24 +9,42 @@ before(async () => {
 });
 after(() => t.close());
 
-const PATH = 'messages[0].attachments';
+const AT = 'messages[0].attachments';
 
-function resolve(account: TestAccount, attachments: AttachmentInput[]) {
-  return resolveAttachments(t.db, account.accountId, attachments, t.clock.now(), PATH);
+/** POST /v2/conversations importing one contact message with these attachments. */
+async function importWith(account: TestAccount, attachments: Json[]): Promise<Reply> {
+  const contact = await conversationFactory(t, account).contact();
+  return t.client(account.token).post('/v2/conversations', {
+    contact_id: contact.id,
+    messages: [{ sub_type: 'contact', content: { type: 'text', text: 'see attached' }, attachments }],
+  });
 }
 
-/** Resolves and expects a 422 with `code`; returns its errors as [path, code]. */
-async function rejection(account: TestAccount, attachments: AttachmentInput[], code: string): Promise<[string, string][]> {
-  try {
-    await resolve(account, attachments);
-  } catch (error) {
-    assert.ok(error instanceof ApiError, String(error));
-    assert.equal(error.status, 422);
-    assert.equal(error.code, code, error.message);
-    for (const item of error.errors ?? []) assert.ok(item.message.startsWith(item.path), item.message);
-    return (error.errors ?? []).map((e) => [e.path, e.code]);
-  }
-  assert.fail('expected a rejection');
+/** The attachments as stored and read back through GET /v2/conversations/{id}. */
+async function accepted(account: TestAccount, attachments: Json[]): Promise<Json[]> {
+  const res = await importWith(account, attachments);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const conversation = await conversationFactory(t, account).get(res.body.id);
+  return conversation.messages[0].attachments;
+}
+
+async function conversationIds(account: TestAccount): Promise<string[]> {
+  const { rows } = await t.db.query<{ id: string }>('select id from conversations where account_id = $1 order by id', [account.accountId]);
+  return rows.map((row) => row.id);
+}
+
+/** Expects a 422 with `code` that stored nothing; returns its errors as [path, code]. */
+async function rejected(account: TestAccount, attachments: Json[], code: string): Promise<[string, string][]> {
+  const conversationsBefore = await conversationIds(account);
+  const res = await importWith(account, attachments);
+  assert.equal(res.status, 422, JSON.stringify(res.body));
+  assert.equal(res.body.code, code, res.body.message);
+  assert.deepEqual(await conversationIds(account), conversationsBefore, 'a rejected create stores nothing');
+  return res.body.errors.map((e: { path: string; code: string; message: string; location: string }) => {
+    assert.ok(e.message.startsWith(e.path), e.message);
+    assert.equal(e.location, 'body');
+    return [e.path, e.code];
+  });
 }
 
 async function upload(account: TestAccount, fileName: string, data = 'content', contentType = 'application/octet-stream'): Promise<string> {
@@ -41,11 +58,11 @@ async function upload(account: TestAccount, fileName: string, data = 'content', 
   return res.body.token;
 }
 
-describe('resolveAttachments: image and file', () => {
-  it('stores url, file name (from the URL when missing) and file type', async () => {
+describe('image and file attachments', () => {
+  it('store url, file name (from the URL when missing) and file type', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await resolve(account, [
+      await accepted(account, [
         { type: 'image', url: 'https://cdn.example/a/Photo%20One.JPG?size=2' },
         { type: 'file', url: 'http://files.example/download?id=3', file_name: 'report.pdf', file_type: 'application/pdf' },
       ]),
@@ -56,10 +73,10 @@ describe('resolveAttachments: image and file', () => {
     );
   });
 
-  it('needs an http(s) url', async () => {
+  it('need an http(s) url', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await rejection(
+      await rejected(
         account,
         [
           { type: 'image' },
@@ -67,28 +84,26 @@ describe('resolveAttachments: image and file', () => {
           { type: 'image', url: 'javascript:alert(1)//a.png' },
           { type: 'file', url: 'https://' },
           { type: 'image', url: 'https://cdn.example/a b.png' },
-          { type: 'file', url: '/relative/a.pdf' },
         ],
         'invalid_arguments',
       ),
       [
-        [`${PATH}[0].url`, 'required'],
-        [`${PATH}[1].url`, 'format'],
-        [`${PATH}[2].url`, 'format'],
-        [`${PATH}[3].url`, 'format'],
-        [`${PATH}[4].url`, 'format'],
-        [`${PATH}[5].url`, 'format'],
+        [`${AT}[0].url`, 'required'],
+        [`${AT}[1].url`, 'format'],
+        [`${AT}[2].url`, 'format'],
+        [`${AT}[3].url`, 'format'],
+        [`${AT}[4].url`, 'format'],
       ],
     );
+    assert.deepEqual(await rejected(account, [{ type: 'file', url: '/relative/a.pdf' }], 'invalid_arguments'), [[`${AT}[0].url`, 'format']]);
   });
 
-  it('allows only jpg, jpeg, png, gif and webp images', async () => {
+  it('allow only jpg, jpeg, png, gif and webp images', async () => {
     const account = await t.account();
-    for (const ext of ['jpg', 'jpeg', 'png', 'gif', 'webp', 'PNG']) {
-      assert.equal((await resolve(account, [{ type: 'image', url: `https://cdn.example/x.${ext}` }])).length, 1);
-    }
+    const allowed = ['jpg', 'jpeg', 'png', 'gif', 'webp'].map((ext) => ({ type: 'image', url: `https://cdn.example/x.${ext.toUpperCase()}` }));
+    assert.equal((await accepted(account, allowed)).length, 5);
     assert.deepEqual(
-      await rejection(
+      await rejected(
         account,
         [
           { type: 'image', url: 'https://cdn.example/x.svg' },
@@ -99,56 +114,77 @@ describe('resolveAttachments: image and file', () => {
         'invalid_attachment_data',
       ),
       [
-        [`${PATH}[0].url`, 'extension'],
-        [`${PATH}[1].file_name`, 'extension'],
-        [`${PATH}[2].url`, 'extension'],
-        [`${PATH}[3].url`, 'extension'],
+        [`${AT}[0].url`, 'extension'],
+        [`${AT}[1].file_name`, 'extension'],
+        [`${AT}[2].url`, 'extension'],
+        [`${AT}[3].url`, 'extension'],
       ],
     );
     // A given file name is what counts, not the URL (which may be a download script).
-    assert.equal((await resolve(account, [{ type: 'image', url: 'https://cdn.example/get.php?id=1', file_name: 'x.gif' }])).length, 1);
+    assert.equal((await accepted(account, [{ type: 'image', url: 'https://cdn.example/get.php?id=1', file_name: 'x.gif' }])).length, 1);
   });
 
-  it('allows documents, archives, images, audio and video files but never executables, HTML or SVG', async () => {
+  it('allow documents, archives, images, audio and video files but never executables, HTML or SVG', async () => {
     const account = await t.account();
-    for (const name of ['a.pdf', 'a.docx', 'a.xlsx', 'a.csv', 'a.txt', 'a.zip', 'a.tar.gz', 'a.7z', 'a.png', 'a.mp3', 'a.wav', 'a.mp4', 'a.mov']) {
-      assert.equal((await resolve(account, [{ type: 'file', url: `https://files.example/${name}` }]))[0].file_name, name);
+    const names = ['a.pdf', 'a.docx', 'a.xlsx', 'a.csv', 'a.zip', 'a.tar.gz', 'a.png', 'a.mp3', 'a.wav', 'a.mp4', 'a.mov'];
+    for (let i = 0; i < names.length; i += 5) {
+      const batch = names.slice(i, i + 5);
+      const stored = await accepted(account, batch.map((name) => ({ type: 'file', url: `https://files.example/${name}` })));
+      assert.deepEqual(stored.map((a) => a.file_name), batch);
     }
-    const refused = ['a.exe', 'a.msi', 'a.bat', 'a.sh', 'a.js', 'a.html', 'a.htm', 'a.svg', 'a.xhtml', 'a.jar', 'a.apk', 'a.pdf.exe', 'README'];
-    assert.deepEqual(
-      await rejection(
-        account,
-        refused.map((name) => ({ type: 'file', url: 'https://files.example/get', file_name: name })),
-        'invalid_attachment_data',
-      ),
-      refused.map((_, i) => [`${PATH}[${i}].file_name`, 'extension']),
-    );
+    const refused = ['a.exe', 'a.msi', 'a.bat', 'a.sh', 'a.js', 'a.html', 'a.htm', 'a.svg', 'a.xhtml', 'a.jar', 'a.pdf.exe', 'README'];
+    for (let i = 0; i < refused.length; i += 5) {
+      const batch = refused.slice(i, i + 5);
+      assert.deepEqual(
+        await rejected(account, batch.map((name) => ({ type: 'file', url: 'https://files.example/get', file_name: name })), 'invalid_attachment_data'),
+        batch.map((_, j) => [`${AT}[${j}].file_name`, 'extension']),
+      );
+    }
   });
 });
 
-describe('resolveAttachments: upload', () => {
-  it('stores the upload with the download url, name, type and size', async () => {
+describe('upload attachments', () => {
+  it('store the download url, name, type and size of the upload', async () => {
     const account = await t.account();
     const token = await upload(account, 'scan.pdf', '%PDF fake', 'application/pdf');
-    const [stored] = await resolve(account, [{ type: 'upload', token }]);
+    const [stored] = await accepted(account, [{ type: 'upload', token }]);
     assert.deepEqual({ ...stored, url: undefined }, { type: 'upload', url: undefined, file_name: 'scan.pdf', file_type: 'application/pdf', size: 9 });
-    assert.match(stored.url as string, /^\/v2\/uploads\/up[\w-]{12}\/content$/);
-    const download = await t.client(account.token).get(stored.url as string);
+    assert.match(stored.url, /^\/v2\/uploads\/up[\w-]{12}\/content$/);
+    const download = await t.client(account.token).get(stored.url);
     assert.equal(download.status, 200);
     assert.equal(download.raw.body, '%PDF fake');
   });
 
-  it('needs a token', async () => {
+  it('are accepted on a message added later too, and a token can be used again', async () => {
     const account = await t.account();
-    assert.deepEqual(await rejection(account, [{ type: 'upload' }], 'invalid_arguments'), [[`${PATH}[0].token`, 'required']]);
+    const f = conversationFactory(t, account);
+    const token = await upload(account, 'photo.jpg', 'jpeg', 'image/jpeg');
+    const conversation = await f.conversation({ text: 'hi' });
+    const first = await f.contactSays(conversation.id, 'photo', { attachments: [{ type: 'upload', token }] });
+    const second = await f.contactSays(conversation.id, 'again', { attachments: [{ type: 'upload', token }] });
+    assert.equal(first.attachments[0].file_name, 'photo.jpg');
+    assert.deepEqual(second.attachments, first.attachments);
+    const bad = await t.client(account.token).post(`/v2/conversations/${conversation.id}/messages`, {
+      sub_type: 'contact',
+      text: 'x',
+      attachments: [{ type: 'upload', token: 'ut_unknown' }],
+    });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.code, 'invalid_attachment_data');
+    assert.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['attachments[0].token']);
+    assert.equal((await f.get(conversation.id)).messages.length, 3);
   });
 
-  it("refuses unknown tokens and another account's", async () => {
+  it('need a token', async () => {
     const account = await t.account();
-    const other = await t.account();
-    const othersToken = await upload(other, 'theirs.pdf');
+    assert.deepEqual(await rejected(account, [{ type: 'upload' }], 'invalid_arguments'), [[`${AT}[0].token`, 'required']]);
+  });
+
+  it("refuse unknown tokens and another account's", async () => {
+    const account = await t.account();
+    const othersToken = await upload(await t.account(), 'theirs.pdf');
     assert.deepEqual(
-      await rejection(
+      await rejected(
         account,
         [
           { type: 'upload', token: 'ut_unknown' },
@@ -157,33 +193,33 @@ describe('resolveAttachments: upload', () => {
         'invalid_attachment_data',
       ),
       [
-        [`${PATH}[0].token`, 'token'],
-        [`${PATH}[1].token`, 'token'],
+        [`${AT}[0].token`, 'token'],
+        [`${AT}[1].token`, 'token'],
       ],
     );
   });
 
-  it('accepts a token for 24 hours', async () => {
+  it('accept a token for 24 hours', async () => {
     const account = await t.account();
     t.clock.set('2026-03-01T12:00:00.000Z');
     try {
       const token = await upload(account, 'a.pdf');
       t.clock.set('2026-03-02T11:59:59.999Z');
-      assert.equal((await resolve(account, [{ type: 'upload', token }])).length, 1);
+      assert.equal((await accepted(account, [{ type: 'upload', token }])).length, 1);
       t.clock.set('2026-03-02T12:00:00.000Z');
-      assert.deepEqual(await rejection(account, [{ type: 'upload', token }], 'invalid_attachment_data'), [[`${PATH}[0].token`, 'token']]);
+      assert.deepEqual(await rejected(account, [{ type: 'upload', token }], 'invalid_attachment_data'), [[`${AT}[0].token`, 'token']]);
     } finally {
       t.clock.reset();
     }
   });
 
-  it('checks the uploaded file name against the file allowlist', async () => {
+  it('check the uploaded file name against the file allowlist', async () => {
     const account = await t.account();
+    const png = await upload(account, 'logo.png', 'png', 'image/png');
     const exe = await upload(account, 'setup.exe');
     const svg = await upload(account, 'logo.svg', '<svg/>', 'image/svg+xml');
-    const png = await upload(account, 'logo.png', 'png', 'image/png');
     assert.deepEqual(
-      await rejection(
+      await rejected(
         account,
         [
           { type: 'upload', token: png },
@@ -193,74 +229,145 @@ describe('resolveAttachments: upload', () => {
         'invalid_attachment_data',
       ),
       [
-        [`${PATH}[1].token`, 'extension'],
-        [`${PATH}[2].token`, 'extension'],
+        [`${AT}[1].token`, 'extension'],
+        [`${AT}[2].token`, 'extension'],
       ],
     );
   });
 });
 
-describe('resolveAttachments: template and shape', () => {
-  const items = [{ title: 'Shoe', price: '$10', actions: [{ type: 'open_url', title: 'Buy', value: 'https://shop.example/shoe' }] }];
-
-  it('stores a carousel as given', async () => {
-    const account = await t.account();
-    assert.deepEqual(await resolve(account, [{ type: 'template', layout: 'carousel', items }]), [{ type: 'template', layout: 'carousel', items }]);
+describe('template attachments', () => {
+  const item = (fields: Json = {}) => ({
+    title: 'Shoe',
+    price: '$10',
+    actions: [{ type: 'open_url', title: 'Buy', value: 'https://shop.example/shoe' }],
+    ...fields,
   });
 
-  it('needs layout and items', async () => {
+  it('store a carousel as given', async () => {
+    const account = await t.account();
+    const items = [item({ description: 'Red', image: 'https://shop.example/shoe.png' }), item({ title: 'Hat' })];
+    assert.deepEqual(await accepted(account, [{ type: 'template', layout: 'carousel', items }]), [{ type: 'template', layout: 'carousel', items }]);
+  });
+
+  it('need layout carousel and 1 to 10 items', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await rejection(account, [{ type: 'template' }, { type: 'template', layout: 'carousel' }, { type: 'template', items }], 'invalid_arguments'),
+      await rejected(account, [{ type: 'template' }, { type: 'template', layout: 'carousel' }, { type: 'template', items: [item()] }], 'invalid_arguments'),
       [
-        [`${PATH}[0].layout`, 'required'],
-        [`${PATH}[0].items`, 'required'],
-        [`${PATH}[1].items`, 'required'],
-        [`${PATH}[2].layout`, 'required'],
+        [`${AT}[0].layout`, 'required'],
+        [`${AT}[0].items`, 'required'],
+        [`${AT}[1].items`, 'required'],
+        [`${AT}[2].layout`, 'required'],
       ],
     );
-  });
-
-  it('refuses properties that do not belong to the type', async () => {
-    const account = await t.account();
     assert.deepEqual(
-      await rejection(
+      await rejected(
         account,
         [
-          { type: 'image', url: 'https://cdn.example/a.png', token: 'x' },
-          { type: 'upload', token: 'x', url: 'https://cdn.example/a.png', file_name: 'a.png' },
-          { type: 'template', layout: 'carousel', items, file_type: 'text/plain' },
-          { type: 'file', url: 'https://files.example/a.pdf', items },
+          { type: 'template', layout: 'grid', items: [item()] },
+          { type: 'template', layout: 'carousel', items: [] },
+          { type: 'template', layout: 'carousel', items: Array.from({ length: 11 }, () => item()) },
         ],
         'invalid_arguments',
       ),
       [
-        [`${PATH}[0].token`, 'additionalProperties'],
-        [`${PATH}[1].url`, 'additionalProperties'],
-        [`${PATH}[1].file_name`, 'additionalProperties'],
-        [`${PATH}[2].file_type`, 'additionalProperties'],
-        [`${PATH}[3].items`, 'additionalProperties'],
+        [`${AT}[0].layout`, 'enum'],
+        [`${AT}[1].items`, 'minItems'],
+        [`${AT}[2].items`, 'maxItems'],
       ],
     );
+    assert.equal((await accepted(account, [{ type: 'template', layout: 'carousel', items: Array.from({ length: 10 }, () => item()) }]))[0].items.length, 10);
+  });
+
+  it('bound the carousel items and need exactly one open_url action with an http(s) value', async () => {
+    const account = await t.account();
+    const action = { type: 'open_url', title: 'Go', value: 'https://shop.example/' };
+    assert.deepEqual(
+      await rejected(
+        account,
+        [
+          {
+            type: 'template',
+            layout: 'carousel',
+            items: [
+              item({ title: 'x'.repeat(101), description: 'x'.repeat(1025), price: 'x'.repeat(33) }),
+              item({ actions: [] }),
+              item({ actions: [action, action] }),
+              item({ actions: [{ ...action, type: 'call' }] }),
+              item({ actions: [{ ...action, value: 'javascript:alert(1)' }] }),
+              item({ actions: [{ type: 'open_url', value: 'https://shop.example/' }], colour: 'red' }),
+              { actions: [action] },
+            ],
+          },
+        ],
+        'invalid_arguments',
+      ),
+      [
+        [`${AT}[0].items[0].title`, 'maxLength'],
+        [`${AT}[0].items[0].description`, 'maxLength'],
+        [`${AT}[0].items[0].price`, 'maxLength'],
+        [`${AT}[0].items[1].actions`, 'minItems'],
+        [`${AT}[0].items[2].actions`, 'maxItems'],
+        [`${AT}[0].items[3].actions[0].type`, 'enum'],
+        [`${AT}[0].items[4].actions[0].value`, 'pattern'],
+        [`${AT}[0].items[5].colour`, 'additionalProperties'],
+        [`${AT}[0].items[5].actions[0].title`, 'required'],
+        [`${AT}[0].items[6].title`, 'required'],
+      ],
+    );
+    const limits = item({ title: 'x'.repeat(100), description: 'x'.repeat(1024), price: 'x'.repeat(32) });
+    assert.equal((await accepted(account, [{ type: 'template', layout: 'carousel', items: [limits] }]))[0].items[0].price.length, 32);
+  });
+});
+
+describe('attachment shape', () => {
+  it('refuses unknown types, unknown properties and properties that do not belong to the type', async () => {
+    const account = await t.account();
+    assert.deepEqual(
+      await rejected(account, [{ type: 'video', url: 'https://cdn.example/a.mp4' }, { type: 'image', url: 'https://cdn.example/a.png', alt: 'x' }], 'invalid_arguments'),
+      [
+        [`${AT}[0].type`, 'enum'],
+        [`${AT}[1].alt`, 'additionalProperties'],
+      ],
+    );
+    assert.deepEqual(
+      await rejected(
+        account,
+        [
+          { type: 'image', url: 'https://cdn.example/a.png', token: 'x' },
+          { type: 'upload', token: 'x', url: 'https://cdn.example/a.png', file_name: 'a.png' },
+          { type: 'template', layout: 'carousel', items: [{ title: 't', actions: [{ type: 'open_url', title: 'b', value: 'https://x.example' }] }], file_type: 'text/plain' },
+          { type: 'file', url: 'https://files.example/a.pdf', layout: 'carousel' },
+        ],
+        'invalid_arguments',
+      ),
+      [
+        [`${AT}[0].token`, 'additionalProperties'],
+        [`${AT}[1].url`, 'additionalProperties'],
+        [`${AT}[1].file_name`, 'additionalProperties'],
+        [`${AT}[2].file_type`, 'additionalProperties'],
+        [`${AT}[3].layout`, 'additionalProperties'],
+      ],
+    );
+  });
+
+  it('allows at most 5 attachments per message', async () => {
+    const account = await t.account();
+    const image = { type: 'image', url: 'https://cdn.example/a.png' };
+    assert.deepEqual(await rejected(account, Array.from({ length: 6 }, () => image), 'invalid_arguments'), [[AT, 'maxItems']]);
+    assert.equal((await accepted(account, Array.from({ length: 5 }, () => image))).length, 5);
   });
 
   it('reports shape problems before looking at tokens and extensions', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await rejection(
+      await rejected(
         account,
-        [
-          { type: 'upload', token: 'ut_unknown' },
-          { type: 'image', url: 'https://cdn.example/a.exe' },
-          { type: 'file' },
-        ],
+        [{ type: 'upload', token: 'ut_unknown' }, { type: 'image', url: 'https://cdn.example/a.exe' }, { type: 'file' }],
         'invalid_arguments',
       ),
-      [[`${PATH}[2].url`, 'required']],
+      [[`${AT}[2].url`, 'required']],
     );
-  });
-
-  it('returns nothing for no attachments', async () => {
-    assert.deepEqual(await resolve(await t.account(), []), []);
   });
 });

@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
+import { StringEnum } from '../http/schemas.ts';
 import { sha256 } from '../ids.ts';
 import { findLiveUploadsByTokenHash } from '../uploads/repository.ts';
 import { uploadContentPath } from '../uploads/service.ts';
@@ -10,7 +11,7 @@ type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
 const Action = Type.Object(
   {
-    type: Type.String({ enum: ['open_url'] }),
+    type: StringEnum(['open_url']),
     title: Type.String(),
     value: Type.String({ format: 'uri', pattern: '^https?://', description: 'Starts with http:// or https://' }),
   },
@@ -36,8 +37,8 @@ const CarouselItem = Type.Object(
  */
 export const AttachmentInput = Type.Object(
   {
-    type: Type.String({ enum: [...ATTACHMENT_TYPES], description: 'attachment_type: image, file, upload or template' }),
-    layout: Type.Optional(Type.String({ enum: ['carousel'], description: 'Required for template' })),
+    type: StringEnum(ATTACHMENT_TYPES, { description: 'attachment_type: image, file, upload or template' }),
+    layout: Type.Optional(StringEnum(['carousel'], { description: 'Required for template' })),
     items: Type.Optional(Type.Array(CarouselItem, { minItems: 1, maxItems: 10, description: 'Carousel cards; required for template' })),
     url: Type.Optional(Type.String({ description: 'http(s) URL; required for image and file' })),
     token: Type.Optional(Type.String({ description: 'From POST /v2/uploads, valid 24 hours; required for upload' })),
@@ -51,12 +52,12 @@ export type AttachmentInput = Static<typeof AttachmentInput>;
 /** An attachment as stored on a message and returned in responses. */
 export const StoredAttachment = Type.Object(
   {
-    type: Type.String({ enum: [...ATTACHMENT_TYPES] }),
+    type: StringEnum(ATTACHMENT_TYPES),
     url: Type.Optional(Type.String({ description: 'image/file: as given; upload: the download route' })),
     file_name: Type.Optional(Type.String()),
     file_type: Type.Optional(Type.Union([Type.String(), Type.Null()])),
     size: Type.Optional(Type.Integer({ description: 'upload: bytes' })),
-    layout: Type.Optional(Type.String()),
+    layout: Type.Optional(StringEnum(['carousel'])),
     items: Type.Optional(Type.Array(CarouselItem)),
   },
   { title: 'stored_attachment' },
@@ -129,7 +130,7 @@ function failure(code: 'invalid_arguments' | 'invalid_attachment_data', errors: 
 
 /** Problems with the shape of one attachment that its schema cannot express. */
 function shapeProblems(attachment: AttachmentInput, at: string): ErrorItem[] {
-  const type = attachment.type as AttachmentType;
+  const type = attachment.type;
   const { required, optional } = FIELDS[type];
   const problems: ErrorItem[] = [];
   for (const field of required) {
@@ -185,11 +186,11 @@ export async function resolveAttachments(
   const problems: ErrorItem[] = [];
   const stored = attachments.map((attachment, i): StoredAttachment => {
     const at = `${path}[${i}]`;
-    switch (attachment.type as AttachmentType) {
+    switch (attachment.type) {
       case 'image':
       case 'file': {
-        const type = attachment.type as 'image' | 'file';
-        const url = attachment.url as string;
+        const type = attachment.type;
+        const url = attachment.url as string; // required for the type: checked above
         const fileName = attachment.file_name ?? lastPathSegment(url);
         const bad =
           attachment.file_name === undefined
@@ -199,7 +200,7 @@ export async function resolveAttachments(
         return { type, url, file_name: fileName ?? '', file_type: attachment.file_type ?? null };
       }
       case 'upload': {
-        const upload = uploads.get(sha256(attachment.token as string));
+        const upload = uploads.get(sha256(attachment.token as string)); // required for the type: checked above
         if (!upload) {
           problems.push(problem(`${at}.token`, 'token', 'is not a valid upload token: unknown, expired (24 hours) or of another account'));
           return { type: 'upload' };
