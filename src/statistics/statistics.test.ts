@@ -23,7 +23,7 @@ function stats(account: TestAccount, body: unknown, timezone?: string) {
 }
 
 type Bucket = { key: string; count: number; value: number; buckets: Bucket[] | null };
-const summary = (buckets: Bucket[]) => buckets.map((b) => [b.key, b.count, b.value]);
+const summary = (buckets: Bucket[]): [string, number, number][] => buckets.map((b) => [b.key, b.count, b.value]);
 const errorsOf = (body: { errors: { path: string; code: string; location: string }[] }) =>
   body.errors.map((e) => [e.path, e.code, e.location]);
 
