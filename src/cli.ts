@@ -4,10 +4,20 @@ import { openDb, type Db } from './db/db.ts';
 import { DirectoryLockedError } from './db/lock.ts';
 import { migrate } from './db/migrate.ts';
 import { startServer } from './server.ts';
+import type { Deps } from './deps.ts';
 import { createAccount, requireAccount } from './accounts/service.ts';
 import { createToken } from './tokens/service.ts';
 import { isScope, SCOPES, type Scope } from './auth/scopes.ts';
 import { ApiError } from './http/errors.ts';
+import { validateBody } from './http/validation.ts';
+import { AGENT_ROLES, CreateAgentBody } from './agents/schema.ts';
+import { createAgent } from './agents/service.ts';
+import { CreateGroupBody } from './groups/schema.ts';
+import { createGroup } from './groups/service.ts';
+import { CreateTagBody } from './tags/schema.ts';
+import { createTag } from './tags/service.ts';
+import { CreateBotBody, TRIGGER_EVENTS } from './bots/schema.ts';
+import { createBot } from './bots/service.ts';
 import { registerDemoCommands } from './demo/cli.ts';
 
 /** Opens the configured database, migrated, runs fn, and closes it. */
@@ -21,9 +31,35 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
   }
 }
 
+/** Like withDb, for a command acting on one existing account. */
+function withAccount<T>(config: Config, accountId: string, fn: (deps: Deps) => Promise<T>): Promise<T> {
+  return withDb(config, async (db) => {
+    await requireAccount(db, accountId);
+    return fn({ db, config, now: () => new Date() });
+  });
+}
+
+/** Drops options not given, so the body holds what a JSON caller would have sent. */
+function given(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
+}
+
 function print(value: unknown, json: boolean, text: string) {
   console.log(json ? JSON.stringify(value) : text);
 }
+
+function parseJsonObject(value: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('not valid JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidArgumentError('must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function parseScopes(value: string): Scope[] {
   const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
@@ -98,6 +134,87 @@ export function buildCli(config: () => Config): Command {
       print(created, Boolean(options.json), created.token);
     });
 
+  // Management commands: the same bodies, rules and errors as the management API.
+  program
+    .command('agent')
+    .description('manage agents')
+    .command('add')
+    .description('add an agent to an account (like POST /v2/agents)')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--email <email>', 'e-mail, unique among the account agents')
+    .option('--full-name <name>', 'full name')
+    .option('--nickname <name>', 'nickname')
+    .option('--role <role>', `one of ${AGENT_ROLES.join(', ')} (default agent)`)
+    .option('--group <id>', 'a group of the account; repeat for several', collect)
+    .option('--json', 'print the agent record as JSON')
+    .action(async (options: { account: string; email: string; fullName?: string; nickname?: string; role?: string; group?: string[]; json?: boolean }) => {
+      const body = validateBody(
+        CreateAgentBody,
+        given({ email: options.email, full_name: options.fullName, nickname: options.nickname, role: options.role, group_ids: options.group }),
+      );
+      const agent = await withAccount(config(), options.account, (deps) => createAgent(deps, options.account, body));
+      print(agent, Boolean(options.json), `agent ${agent.id} ${agent.email}`);
+    });
+
+  program
+    .command('group')
+    .description('manage groups')
+    .command('add')
+    .description('create a group (like POST /v2/groups)')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'group name')
+    .option('--json', 'print the group record as JSON')
+    .action(async (options: { account: string; name: string; json?: boolean }) => {
+      const body = validateBody(CreateGroupBody, { name: options.name });
+      const group = await withAccount(config(), options.account, (deps) => createGroup(deps, options.account, body));
+      print(group, Boolean(options.json), `group ${group.id} ${group.name}`);
+    });
+
+  program
+    .command('tag')
+    .description('manage tags')
+    .command('add')
+    .description('create a tag (like POST /v2/tags)')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'tag name')
+    .option('--json', 'print the tag record as JSON')
+    .action(async (options: { account: string; name: string; json?: boolean }) => {
+      const body = validateBody(CreateTagBody, { name: options.name });
+      const tag = await withAccount(config(), options.account, (deps) => createTag(deps, options.account, body));
+      print(tag, Boolean(options.json), `tag ${tag.id} ${tag.name}`);
+    });
+
+  program
+    .command('bot')
+    .description('manage bots')
+    .command('add')
+    .description('create a bot with its trigger (like POST /v2/bots)')
+    .requiredOption('--account <id>', 'account id')
+    .requiredOption('--name <name>', 'bot name')
+    .option('--event <event>', `trigger event: ${TRIGGER_EVENTS.join(', ')} (default conversation_opened)`)
+    .option('--text <text>', 'trigger message text')
+    .option('--html <html>', 'trigger message HTML (only a and br kept)')
+    .option('--conditions <json>', 'trigger conditions, a JSON object', parseJsonObject)
+    .option('--inactive', 'create the trigger switched off')
+    .option('--json', 'print the bot record as JSON')
+    .action(
+      async (options: {
+        account: string;
+        name: string;
+        event?: string;
+        text?: string;
+        html?: string;
+        conditions?: Record<string, unknown>;
+        inactive?: boolean;
+        json?: boolean;
+      }) => {
+        const trigger = given({ active: options.inactive ? false : undefined, event: options.event, text: options.text, html: options.html, conditions: options.conditions });
+        const body = validateBody(CreateBotBody, { name: options.name, trigger });
+        const bot = await withAccount(config(), options.account, (deps) => createBot(deps, options.account, body));
+        print(bot, Boolean(options.json), `bot ${bot.id} ${bot.name}`);
+      },
+    );
+
   registerDemoCommands(program, config);
   return program;
 }
@@ -115,6 +232,7 @@ export async function main(argv: string[]): Promise<void> {
       console.error(`chat-service: ${error.message}`);
     } else if (error instanceof ApiError) {
       console.error(`chat-service: ${error.message}`);
+      if (error.errors && error.errors.length > 1) for (const item of error.errors) console.error(`  ${item.message}`);
     } else {
       console.error('chat-service:', error);
     }

@@ -35,7 +35,7 @@ export async function countAccounts(db: Queryable): Promise<number> {
 
 export async function requireAccount(db: Queryable, accountId: string): Promise<void> {
   const { rows } = await db.query('select 1 from accounts where account_id = $1', [accountId]);
-  if (rows.length === 0) throw notFound('Account');
+  if (rows.length === 0) throw notFound(`Account ${accountId}`);
 }
 
 /** The account a legacy apiKey belongs to, or null. */

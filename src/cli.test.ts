@@ -1,0 +1,121 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { engine } from './test/harness.ts';
+import { freshStorage, runCli, startServe, type Finished, type Storage } from './test/processes.ts';
+
+function json(result: Finished) {
+  assert.equal(result.code, 0, result.stderr);
+  return JSON.parse(result.stdout);
+}
+
+function assertFailed(result: Finished, message: RegExp) {
+  assert.notEqual(result.code, 0);
+  assert.match(result.stderr, message);
+}
+
+describe('chat-service CLI', { timeout: 240_000 }, () => {
+  let storage: Storage;
+  let created: { account_id: string; token: string; api_key: string };
+  const ids: Record<string, string> = {};
+
+  before(async () => {
+    storage = await freshStorage();
+  });
+  after(() => storage.cleanup());
+
+  it('account create --json prints the account id, the owner token and the apiKey', async () => {
+    created = json(await runCli(['account', 'create', '--name', 'Acme', '--json'], storage.env));
+    assert.deepEqual(Object.keys(created).sort(), ['account_id', 'api_key', 'token']);
+    assert.match(created.account_id, /^ac[\w-]{12}$/);
+    assert.match(created.token, /^cs_[\w-]{40}$/);
+    assert.match(created.api_key, /^ak_[\w-]{32}$/);
+  });
+
+  it('token create makes a token with the given scopes', async () => {
+    const token = json(
+      await runCli(['token', 'create', '--account', created.account_id, '--scopes', 'agents:read,contacts:read', '--json'], storage.env),
+    );
+    assert.deepEqual(token.scopes, ['agents:read', 'contacts:read']);
+    assert.match(token.token, /^cs_/);
+    ids.readToken = token.token;
+  });
+
+  it('group add, tag add, agent add and bot add create records like the management API', async () => {
+    const account = ['--account', created.account_id];
+    const group = json(await runCli(['group', 'add', ...account, '--name', 'Sales', '--json'], storage.env));
+    assert.match(group.id, /^gr/);
+    assert.equal(group.name, 'Sales');
+    const tag = json(await runCli(['tag', 'add', ...account, '--name', 'VIP', '--json'], storage.env));
+    assert.match(tag.id, /^tg/);
+    const agent = json(
+      await runCli(['agent', 'add', ...account, '--email', 'ann@example.com', '--nickname', 'Ann', '--role', 'admin', '--group', group.id, '--json'], storage.env),
+    );
+    assert.deepEqual([agent.email, agent.nickname, agent.role, agent.group_ids], ['ann@example.com', 'Ann', 'admin', [group.id]]);
+    const bot = json(
+      await runCli(['bot', 'add', ...account, '--name', 'Greeter', '--event', 'idle', '--text', 'Hi', '--conditions', '{"after_seconds":30}', '--json'], storage.env),
+    );
+    assert.match(bot.id, /^bo/);
+    Object.assign(ids, { group: group.id, tag: tag.id, agent: agent.id, bot: bot.id });
+  });
+
+  it('prints plain text without --json', async () => {
+    const result = await runCli(['tag', 'add', '--account', created.account_id, '--name', 'Later'], storage.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /^tag tg[\w-]{12} Later\n$/);
+  });
+
+  it('answers bad arguments with a clear message and a non-zero exit, changing nothing', async () => {
+    const account = ['--account', created.account_id];
+    // Refused before the database is opened, so these may run side by side.
+    const refusedEarly: [string[], Record<string, string>, RegExp][] = [
+      [['token', 'create', ...account, '--scopes', 'agents:read,root'], {}, /unknown scope root/],
+      [['group', 'add', '--name', 'x'], {}, /required option '--account <id>'/],
+      [['agent', 'add', ...account, '--email', 'not-an-email', '--role', 'boss'], {}, /email must match format "email"[\s\S]*role must be one of: agent, admin, owner/],
+      [['bot', 'add', ...account, '--name', 'x', '--conditions', '{oops'], {}, /--conditions.*not valid JSON/],
+      [['bot', 'add', ...account, '--name', 'x', '--event', 'sunrise'], {}, /trigger\.event must be one of/],
+      [['frobnicate'], {}, /unknown command 'frobnicate'/],
+      [['serve'], { PORT: 'eighty' }, /PORT must be an integer/],
+    ];
+    const results = await Promise.all(refusedEarly.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
+    results.forEach((result, i) => assertFailed(result, refusedEarly[i][2]));
+    // Refused by a rule checked against the data.
+    assertFailed(await runCli(['agent', 'add', ...account, '--email', 'ANN@example.com'], storage.env), /email is already used/);
+    assertFailed(await runCli(['agent', 'add', ...account, '--email', 'b@example.com', '--group', 'grNope'], storage.env), /Group grNope not found/);
+    assertFailed(await runCli(['tag', 'add', '--account', 'acUnknown', '--name', 'x'], storage.env), /Account acUnknown not found/);
+  });
+
+  it('what the CLI created is served over HTTP; a second process on a held data directory names the holder', async () => {
+    const server = await startServe(storage.env);
+    try {
+      const get = async (url: string, token: string) => {
+        const res = await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
+        return { status: res.status, body: await res.json() };
+      };
+      const agents = await get('/v2/agents', ids.readToken);
+      assert.equal(agents.status, 200);
+      assert.deepEqual(
+        agents.body.agents.map((a: { id: string; group_ids: string[] }) => [a.id, a.group_ids]),
+        [[ids.agent, [ids.group]]],
+      );
+      assert.deepEqual((await get('/v2/agents', 'cs_unknown')).status, 401);
+      const trigger = await get(`/v2/bots/${ids.bot}/trigger`, created.token);
+      assert.deepEqual([trigger.body.event, trigger.body.conditions, trigger.body.content.text], ['idle', { after_seconds: 30 }, 'Hi']);
+      assert.deepEqual(
+        (await get('/v2/tags', created.token)).body.tags.map((tag: { name: string }) => tag.name),
+        ['VIP', 'Later'],
+      );
+      // Rejected commands above created nothing.
+      assert.equal((await get('/v2/groups', created.token)).body.groups.length, 1);
+      assert.equal((await get('/v2/bots', created.token)).body.bots.length, 1);
+
+      if (engine === 'pglite') {
+        const second = await runCli(['account', 'create', '--json'], storage.env);
+        assertFailed(second, new RegExp(`in use by process ${server.pid}\\b`));
+        assert.equal(second.stdout, '');
+      }
+    } finally {
+      server.signal('SIGTERM');
+    }
+    assert.equal((await server.exited).code, 0);
+  });
+});
