@@ -107,8 +107,12 @@ describe('POST /v2/uploads', () => {
     const malformed = await uploadMultipart(account.token, [{ name: 'file', fileName: 'a.bin', contentType: 'not a type', data: 'x' }]);
     assert.equal(malformed.status, 200);
     assert.equal(malformed.body.file_type, 'application/octet-stream');
-    const missing = await uploadMultipart(account.token, [{ name: 'file', fileName: 'b.bin', data: 'x' }]);
+    const missing = await uploadRaw(account.token, 'x', undefined, '?file_name=b.bin');
+    assert.equal(missing.status, 200);
     assert.equal(missing.body.file_type, 'application/octet-stream');
+    // A multipart part without Content-Type is text/plain (RFC 7578).
+    const untyped = await uploadMultipart(account.token, [{ name: 'file', fileName: 'c.txt', data: 'x' }]);
+    assert.equal(untyped.body.file_type, 'text/plain');
     const withCharset = await uploadRaw(account.token, 'x', 'text/plain; charset=utf-8', '?file_name=a.txt');
     assert.equal(withCharset.body.file_type, 'text/plain; charset=utf-8');
   });
