@@ -1,0 +1,464 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { conversationFactory } from '../test/conversations.ts';
+import { build, classify, referenceAgent, referenceOverview, type ChatSpec, type World } from './test-support.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp({ inactivityTimeoutSeconds: 1800 });
+});
+after(() => t.close());
+
+/** "Now" while building: after every imported time. */
+const NOW = '2024-06-01T12:00:00.000Z';
+
+async function closeIdle() {
+  await t.db.query(
+    `update conversations set status = 'closed', close_type = 'inactivity', finished_at = last_message_at + interval '1800 seconds'
+     where status <> 'closed' and last_message_at < $1::timestamptz - interval '1800 seconds'`,
+    [t.clock.now()],
+  );
+}
+
+async function world(timezone: string, agents: string[] = [], contacts = 1): Promise<World & { account: TestAccount }> {
+  const account = await t.account();
+  const res = await t.client(account.token).patch('/v2/account', { timezone });
+  assert.equal(res.status, 200);
+  const factory = conversationFactory(t, account);
+  const agentIds: string[] = [];
+  for (const nickname of agents) agentIds.push((await factory.agent({ nickname })).id);
+  const contactIds: string[] = [];
+  for (let i = 0; i < contacts; i++) contactIds.push((await factory.contact()).id);
+  return { account, factory, agentIds, contactIds };
+}
+
+const query = (parameters: Record<string, string>) => new URLSearchParams(parameters).toString();
+
+async function stats(path: string, parameters: Record<string, string>) {
+  const res = await t.client().get(`/stats/${path}?${query(parameters)}`);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body;
+}
+
+const ZERO_AGENT = {
+  completed: 0,
+  completed1to3: 0,
+  completed3to5: 0,
+  completed5to10: 0,
+  completed10toInf: 0,
+  dropped: 0,
+  droppedByVisitorInactivity: 0,
+  droppedByAgentInactivity: 0,
+  triggered: 0,
+  avgDuration: 0,
+  avgFirstResponse: 0,
+  avgResponse: 0,
+  totalDuration: 0,
+};
+const ZERO_OVERVIEW = { visitors: 0, channels: 0, chats: 0, ...ZERO_AGENT, missed: 0, offline: 0 };
+
+describe('apiKey', () => {
+  it('answers 401 in the legacy shape when the key is missing or unknown, on every operation and method', async () => {
+    for (const path of ['totals', 'overview', 'agents']) {
+      for (const url of [`/stats/${path}`, `/stats/${path}?apiKey=nope`, `/stats/${path}?apiKey=`]) {
+        for (const method of ['GET', 'POST']) {
+          const res = await t.client().request({ method, url });
+          assert.equal(res.status, 401, `${method} ${url}`);
+          assert.equal(res.body.success, false);
+          assert.equal(res.body.error.code, 'unauthorized');
+          assert.match(res.body.error.message, /apiKey/);
+        }
+      }
+    }
+  });
+
+  it('checks the key before the parameters', async () => {
+    const res = await t.client().get('/stats/overview?apiKey=nope&interval=year&from=yesterday');
+    assert.equal(res.status, 401);
+    assert.equal(res.body.error.code, 'unauthorized');
+  });
+
+  it('does not take a bearer token instead', async () => {
+    const account = await t.account();
+    const res = await t.client(account.token).get('/stats/totals');
+    assert.equal(res.status, 401);
+  });
+
+  it('takes the key from the query, a form body or a JSON body', async () => {
+    const { account } = await world('UTC');
+    const range = { from: '2024-03-01', to: '2024-03-02' };
+    const viaQuery = await t.client().get(`/stats/totals?${query({ apiKey: account.apiKey, ...range })}`);
+    const viaForm = await t.client().request({
+      method: 'POST',
+      url: '/stats/totals',
+      payload: query({ apiKey: account.apiKey, ...range }),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    const viaJson = await t.client().post('/stats/totals', { apiKey: account.apiKey, ...range });
+    const mixed = await t.client().post(`/stats/totals?apiKey=${account.apiKey}`, range);
+    for (const res of [viaQuery, viaForm, viaJson, mixed]) {
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, { success: true, interval: range, overview: ZERO_OVERVIEW, agents: [] });
+    }
+  });
+});
+
+describe('parameters', () => {
+  let apiKey: string;
+  before(async () => {
+    apiKey = (await t.account()).apiKey;
+  });
+
+  const rejects = async (path: string, parameters: string, message: RegExp, status = 400, code = 'invalid_parameters') => {
+    for (const res of [
+      await t.client().get(`/stats/${path}?apiKey=${apiKey}&${parameters}`),
+      await t.client().request({
+        method: 'POST',
+        url: '/stats/' + path,
+        payload: `apiKey=${apiKey}&${parameters}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      }),
+    ]) {
+      assert.equal(res.status, status, `${path}?${parameters}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(Object.keys(res.body), ['success', 'error']);
+      assert.equal(res.body.success, false);
+      assert.equal(res.body.error.code, code);
+      assert.match(res.body.error.message, message);
+    }
+  };
+
+  it('rejects an unknown interval, naming it', async () => {
+    await rejects('overview', 'interval=year', /^interval must be one of: day, week, month$/);
+    await rejects('agents', 'interval=DAY', /^interval must be one of: day, week, month$/);
+  });
+
+  it('rejects malformed and impossible dates, naming the parameter', async () => {
+    await rejects('totals', 'from=2024-3-5', /^from must be a date in the form YYYY-MM-DD/);
+    await rejects('overview', 'to=05.03.2024', /^to must be a date in the form YYYY-MM-DD/);
+    await rejects('agents', 'from=2024-02-30', /^from must be a date .*2024-02-30 does not exist/);
+    await rejects('totals', 'to=2023-02-29', /^to must be a date .*does not exist/);
+    await rejects('totals', 'from=0000-01-01', /^from must be a date/);
+    await rejects('totals', 'from=2024-03-05T00:00:00Z', /^from must be a date/);
+  });
+
+  it('rejects from after to, and ranges over 3660 days', async () => {
+    await rejects('totals', 'from=2024-03-06&to=2024-03-05', /^from \(2024-03-06\) must not be after to \(2024-03-05\)$/);
+    await rejects('overview', 'from=2000-01-01&to=2024-03-05', /^from must be at most 3660 days before to$/);
+  });
+
+  it('rejects unknown and repeated parameters', async () => {
+    await rejects('totals', 'interval=day', /^interval is not a parameter of \/stats\/totals$/);
+    await rejects('overview', 'foo=1', /^foo is not a parameter of \/stats\/overview$/);
+    await rejects('overview', 'from=2024-03-01&from=2024-03-02', /^from must be a date/);
+    await rejects('agents', 'group=a&group=b', /^group must be a single string$/);
+  });
+
+  it('rejects JSON bodies that are not parameter objects, or have wrong types', async () => {
+    const cases: [string, RegExp][] = [
+      [JSON.stringify([1, 2]), /^body must be an object of named parameters$/],
+      [JSON.stringify({ apiKey, group: 5 }), /^group must be a single string$/],
+      [JSON.stringify({ apiKey, interval: ['day'] }), /^interval must be one of/],
+    ];
+    for (const [payload, message] of cases) {
+      const res = await t.client().request({
+        method: 'POST',
+        url: `/stats/overview?apiKey=${apiKey}`,
+        payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(res.status, 400, payload);
+      assert.equal(res.body.error.code, 'invalid_parameters');
+      assert.match(res.body.error.message, message);
+    }
+  });
+
+  it('answers malformed JSON and other content types in the legacy shape', async () => {
+    const malformed = await t.client().request({
+      method: 'POST',
+      url: '/stats/totals',
+      payload: '{"apiKey":',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.success, false);
+    assert.equal(malformed.body.error.code, 'bad_request');
+    const text = await t.client().request({
+      method: 'POST',
+      url: `/stats/totals?apiKey=${apiKey}`,
+      payload: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assert.equal(text.status, 415);
+    assert.deepEqual(text.body, {
+      success: false,
+      error: { code: 'unsupported_media_type', message: 'Unsupported content type; send application/x-www-form-urlencoded or application/json' },
+    });
+  });
+
+  it('treats empty values as not given', async () => {
+    t.clock.set('2024-03-10T12:00:00Z');
+    const body = await stats('overview', { apiKey, from: '', to: '', interval: '', group: '' });
+    assert.deepEqual(body.interval, { from: '2024-02-10', to: '2024-03-10' });
+    assert.equal(Object.keys(body.records).length, 30);
+    t.clock.reset();
+  });
+
+  it('answers other methods with 405', async () => {
+    const res = await t.client().delete(`/stats/totals?apiKey=${apiKey}`);
+    assert.equal(res.status, 405);
+  });
+});
+
+describe('range and units', () => {
+  it('defaults to the 30 days ending today in the account time zone', async () => {
+    const { account } = await world('Pacific/Auckland');
+    t.clock.set('2024-03-10T23:30:00Z'); // already March 11 in Auckland
+    try {
+      const body = await stats('overview', { apiKey: account.apiKey });
+      assert.deepEqual(body.interval, { from: '2024-02-11', to: '2024-03-11' });
+      const ids = Object.keys(body.records);
+      assert.equal(ids.length, 30);
+      assert.equal(ids[0], '2024-02-11');
+      assert.equal(ids.at(-1), '2024-03-11');
+      // Only `to`: the 30 days ending there; only `from`: up to today.
+      assert.deepEqual((await stats('totals', { apiKey: account.apiKey, to: '2024-01-31' })).interval, { from: '2024-01-02', to: '2024-01-31' });
+      assert.deepEqual((await stats('totals', { apiKey: account.apiKey, from: '2024-03-01' })).interval, { from: '2024-03-01', to: '2024-03-11' });
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('labels days, ISO weeks and months', async () => {
+    const { account } = await world('UTC');
+    const apiKey = account.apiKey;
+    const day = await stats('overview', { apiKey, from: '2024-03-05', to: '2024-03-05' });
+    assert.deepEqual(day.records, {
+      '2024-03-05': { unitId: '2024-03-05', unitName: 'Mar 5', unitLongName: 'Tuesday, March 5, 2024', ...ZERO_OVERVIEW },
+    });
+    const weeks = await stats('overview', { apiKey, interval: 'week', from: '2024-01-31', to: '2024-02-05' });
+    assert.deepEqual(
+      Object.values(weeks.records).map((r: any) => [r.unitId, r.unitName, r.unitLongName]), // eslint-disable-line @typescript-eslint/no-explicit-any
+      [
+        ['2024-W05', 'W05', 'Jan 29 - Feb 4, 2024'],
+        ['2024-W06', 'W06', 'Feb 5 - Feb 11, 2024'],
+      ],
+    );
+    const yearEnd = await stats('overview', { apiKey, interval: 'week', from: '2024-12-31', to: '2024-12-31' });
+    assert.deepEqual(Object.values(yearEnd.records)[0], {
+      unitId: '2025-W01',
+      unitName: 'W01',
+      unitLongName: 'Dec 30, 2024 - Jan 5, 2025',
+      ...ZERO_OVERVIEW,
+    });
+    const months = await stats('overview', { apiKey, interval: 'month', from: '2023-12-15', to: '2024-02-01' });
+    assert.deepEqual(
+      Object.values(months.records).map((r: any) => [r.unitId, r.unitName, r.unitLongName]), // eslint-disable-line @typescript-eslint/no-explicit-any
+      [
+        ['2023-12', 'Dec 2023', 'December 2023'],
+        ['2024-01', 'Jan 2024', 'January 2024'],
+        ['2024-02', 'Feb 2024', 'February 2024'],
+      ],
+    );
+  });
+
+  it('counts by local day across a DST change', async () => {
+    const w = await world('Europe/Prague');
+    // Prague moves to summer time at 2024-03-31 01:00 UTC.
+    const contactAt = (at: string): ChatSpec => ({ contact: 0, said: [{ from: 'contact', at }] });
+    await build(
+      t,
+      w,
+      [
+        contactAt('2024-03-29T23:30:00Z'), // Mar 30, 00:30 CET
+        contactAt('2024-03-30T23:30:00Z'), // Mar 31, 00:30 CET
+        contactAt('2024-03-31T21:30:00Z'), // Mar 31, 23:30 CEST
+        contactAt('2024-03-31T22:30:00Z'), // Apr 1, 00:30 CEST
+      ],
+      closeIdle,
+      NOW,
+    );
+    const body = await stats('overview', { apiKey: w.account.apiKey, from: '2024-03-30', to: '2024-04-01' });
+    assert.deepEqual(
+      Object.values(body.records).map((r: any) => [r.unitId, r.channels, r.missed]), // eslint-disable-line @typescript-eslint/no-explicit-any
+      [
+        ['2024-03-30', 1, 1],
+        ['2024-03-31', 2, 2],
+        ['2024-04-01', 1, 1],
+      ],
+    );
+  });
+
+  it('lists every unit overlapping the range and counts only the days inside it', async () => {
+    const w = await world('UTC');
+    const on = (at: string): ChatSpec => ({ contact: 0, said: [{ from: 'contact', at }] });
+    // Week 2024-W09 is Feb 26 - Mar 3; the range starts on Wednesday Feb 28.
+    await build(t, w, [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')], closeIdle, NOW);
+    const apiKey = w.account.apiKey;
+    const weeks = await stats('overview', { apiKey, interval: 'week', from: '2024-02-28', to: '2024-03-05' });
+    assert.deepEqual(
+      Object.values(weeks.records).map((r: any) => [r.unitId, r.channels]), // eslint-disable-line @typescript-eslint/no-explicit-any
+      [
+        ['2024-W09', 2],
+        ['2024-W10', 0],
+      ],
+    );
+    const months = await stats('overview', { apiKey, interval: 'month', from: '2024-02-28', to: '2024-03-05' });
+    assert.deepEqual(
+      Object.values(months.records).map((r: any) => [r.unitId, r.channels]), // eslint-disable-line @typescript-eslint/no-explicit-any
+      [
+        ['2024-02', 1],
+        ['2024-03', 1],
+      ],
+    );
+  });
+});
+
+describe('counters', () => {
+  const DAY = '2024-03-05';
+  const at = (time: string) => `${DAY}T${time}Z`;
+  let w: World & { account: TestAccount };
+  let groupId: string;
+  let specs: ChatSpec[];
+  const [ann, bob] = [0, 1];
+
+  before(async () => {
+    w = await world('Europe/Prague', ['Ann', 'Bob', 'Cyd'], 11);
+    groupId = (await w.factory.group()).id;
+    specs = [
+      // c1: completed under 3 minutes (179.9 s), Ann replies twice.
+      { contact: 0, said: [{ from: 'contact', at: at('09:00:00') }, { from: 'agent', agent: ann, at: at('09:00:20') }, { from: 'contact', at: at('09:01:00') }, { from: 'agent', agent: ann, at: at('09:01:30') }], close: { by: 'agent', at: at('09:02:59.900') } },
+      // c2: completed in 240.7 s (3 to 5 minutes); a bot message; Bob answers first, then Ann.
+      { contact: 1, said: [{ from: 'contact', at: at('10:00:00') }, { from: 'bot', at: at('10:00:05') }, { from: 'agent', agent: bob, at: at('10:00:40') }, { from: 'contact', at: at('10:01:00') }, { from: 'agent', agent: ann, at: at('10:02:00') }], close: { by: 'agent', at: at('10:04:00.700') } },
+      // c3: completed in 7 minutes, in a group.
+      { contact: 2, group: 'GROUP', said: [{ from: 'contact', at: at('11:00:00') }, { from: 'agent', agent: ann, at: at('11:01:00') }], close: { by: 'agent', at: at('11:07:00') } },
+      // c4: completed in exactly 10 minutes.
+      { contact: 3, said: [{ from: 'contact', at: at('12:00:00') }, { from: 'agent', agent: bob, at: at('12:00:10') }], close: { by: 'agent', at: at('12:10:00') } },
+      // c5: closed by an agent with the last contact message unanswered: neither completed nor dropped.
+      { contact: 4, said: [{ from: 'contact', at: at('13:00:00') }, { from: 'agent', agent: ann, at: at('13:00:30') }, { from: 'contact', at: at('13:01:00') }], close: { by: 'agent', at: at('13:05:00') } },
+      // c6: dropped, the contact went quiet.
+      { contact: 5, said: [{ from: 'contact', at: at('14:00:00') }, { from: 'agent', agent: bob, at: at('14:00:50') }], close: { by: 'inactivity' } },
+      // c7: dropped, the agent went quiet.
+      { contact: 6, said: [{ from: 'contact', at: at('15:00:00') }, { from: 'agent', agent: ann, at: at('15:01:00') }, { from: 'contact', at: at('15:02:00') }], close: { by: 'inactivity' } },
+      // c8: missed (closed by inactivity, but no agent ever wrote: not dropped).
+      { contact: 7, said: [{ from: 'contact', at: at('16:00:00') }], close: { by: 'inactivity' } },
+      // c9: offline (written live while no agent was available), then a bot answered.
+      { contact: 8, said: [{ from: 'contact', at: at('17:00:00'), live: true }, { from: 'bot', at: at('17:00:10'), live: true }] },
+      // c10: pending, no message.
+      { contact: 9, said: [], at: at('18:00:00') },
+      // c11: the contact of c1 again; only a bot answered: missed and triggered.
+      { contact: 0, said: [{ from: 'contact', at: at('19:00:00') }, { from: 'bot', at: at('19:00:10') }] },
+      // The next day: completed in 20 minutes, in the group.
+      { contact: 10, group: 'GROUP', said: [{ from: 'contact', at: '2024-03-06T09:00:00Z' }, { from: 'agent', agent: ann, at: '2024-03-06T09:00:15Z' }], close: { by: 'agent', at: '2024-03-06T09:20:00Z' } },
+    ];
+    for (const spec of specs) if (spec.group) spec.group = groupId;
+    await build(t, w, specs, closeIdle, NOW);
+    // Another tenant's conversation on the same day must not count.
+    const other = await world('Europe/Prague', ['Eve']);
+    await build(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], closeIdle, NOW);
+  });
+
+  it('counts the overview of a day as DECISIONS 7 defines it', async () => {
+    const body = await stats('totals', { apiKey: w.account.apiKey, from: DAY, to: DAY });
+    assert.deepEqual(body.interval, { from: DAY, to: DAY });
+    assert.deepEqual(body.overview, {
+      visitors: 10,
+      channels: 11,
+      chats: 7,
+      completed: 4,
+      completed1to3: 1,
+      completed3to5: 1,
+      completed5to10: 1,
+      completed10toInf: 1,
+      dropped: 2,
+      droppedByVisitorInactivity: 1,
+      droppedByAgentInactivity: 1,
+      triggered: 3,
+      // 179 + 240 + 420 + 600 + 1850 + 1920 seconds over 6 chats
+      avgDuration: 868,
+      avgFirstResponse: 40, // (20 + 40 + 60 + 10 + 50 + 60) / 6
+      avgResponse: 41, // (20 + 30 + 40 + 60 + 60 + 10 + 50 + 60) / 8 = 41.25
+      totalDuration: 5209,
+      missed: 2,
+      offline: 1,
+    });
+  });
+
+  it('counts each agent over the chats it wrote in, with its own replies', async () => {
+    const body = await stats('totals', { apiKey: w.account.apiKey, from: DAY, to: DAY });
+    const [annId, bobId, cydId] = w.agentIds.map(Number);
+    assert.deepEqual(body.agents, [
+      {
+        userId: annId,
+        nickname: 'Ann',
+        ...ZERO_AGENT,
+        completed: 3,
+        completed1to3: 1,
+        completed3to5: 1,
+        completed5to10: 1,
+        dropped: 1,
+        droppedByAgentInactivity: 1,
+        triggered: 1,
+        avgDuration: 690, // (179 + 240 + 420 + 1920) / 4 = 689.75
+        avgFirstResponse: 47, // (20 + 60 + 60) / 3
+        avgResponse: 46, // (20 + 30 + 60 + 60 + 60) / 5
+        totalDuration: 2759,
+      },
+      {
+        userId: bobId,
+        nickname: 'Bob',
+        ...ZERO_AGENT,
+        completed: 2,
+        completed3to5: 1,
+        completed10toInf: 1,
+        dropped: 1,
+        droppedByVisitorInactivity: 1,
+        triggered: 1,
+        avgDuration: 897, // (240 + 600 + 1850) / 3
+        avgFirstResponse: 33, // (40 + 10 + 50) / 3
+        avgResponse: 33,
+        totalDuration: 2690,
+      },
+      { userId: cydId, nickname: 'Cyd', ...ZERO_AGENT },
+    ]);
+  });
+
+  it('agrees with the reference on the same conversations, day by day', async () => {
+    const chats = specs.map((spec) => classify(spec, 'Europe/Prague'));
+    const overview = await stats('overview', { apiKey: w.account.apiKey, from: '2024-03-04', to: '2024-03-07' });
+    for (const day of ['2024-03-04', '2024-03-05', '2024-03-06', '2024-03-07']) {
+      const { unitId: _id, unitName: _name, unitLongName: _long, ...counters } = overview.records[day];
+      assert.deepEqual(counters, referenceOverview(chats.filter((c) => c.localDay === day)), day);
+    }
+    const agents = await stats('agents', { apiKey: w.account.apiKey, from: '2024-03-05', to: '2024-03-06' });
+    assert.equal(agents.records.length, 6);
+    for (const record of agents.records) {
+      const { unitId, unitName: _name, unitLongName: _long, userId, nickname: _nick, ...counters } = record;
+      const agent = w.agentIds.indexOf(String(userId));
+      assert.deepEqual(counters, referenceAgent(chats.filter((c) => c.localDay === unitId), agent), `${unitId} ${userId}`);
+    }
+  });
+
+  it('filters by group', async () => {
+    const body = await stats('overview', { apiKey: w.account.apiKey, from: '2024-03-05', to: '2024-03-06', group: groupId });
+    assert.deepEqual(
+      Object.values(body.records).map((r: any) => [r.unitId, r.channels, r.completed5to10, r.completed10toInf, r.totalDuration]), // eslint-disable-line @typescript-eslint/no-explicit-any
+      [
+        ['2024-03-05', 1, 1, 0, 420],
+        ['2024-03-06', 1, 0, 1, 1200],
+      ],
+    );
+    const unknown = await stats('totals', { apiKey: w.account.apiKey, from: '2024-03-05', to: '2024-03-06', group: 'grNOPE' });
+    assert.deepEqual(unknown.overview, ZERO_OVERVIEW);
+  });
+
+  it('answers GET and POST alike', async () => {
+    for (const path of ['totals', 'overview', 'agents']) {
+      const parameters = { from: '2024-03-04', to: '2024-03-06', ...(path === 'totals' ? {} : { interval: 'week' }) };
+      const viaGet = await stats(path, { apiKey: w.account.apiKey, ...parameters });
+      const viaPost = await t.client().post(`/stats/${path}`, { apiKey: w.account.apiKey, ...parameters });
+      assert.equal(viaPost.status, 200);
+      assert.deepEqual(viaPost.body, viaGet);
+    }
+  });
+});
