@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory } from '../test/conversations.ts';
-import { build, classify, referenceAgent, referenceOverview, type ChatSpec, type Said, type World } from './test-support.ts';
+import { INACTIVITY_SECONDS, build, classify, referenceAgent, referenceOverview, type ChatSpec, type Said, type World } from './test-support.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ inactivityTimeoutSeconds: 1800 });
+  t = await startTestApp({ inactivityTimeoutSeconds: INACTIVITY_SECONDS });
 });
 after(() => t.close());
 
@@ -19,13 +19,6 @@ const DAY_MS = 86_400_000;
 const AGENTS = 3;
 const CONTACTS = 4;
 
-async function closeIdle() {
-  await t.db.query(
-    `update conversations set status = 'closed', close_type = 'inactivity', finished_at = last_message_at + interval '1800 seconds'
-     where status <> 'closed' and last_message_at < $1::timestamptz - interval '1800 seconds'`,
-    [t.clock.now()],
-  );
-}
 
 const step = fc.record({
   from: fc.constantFrom<Said['from']>('contact', 'agent', 'agent', 'bot'),
@@ -111,7 +104,7 @@ it('agrees with the reference and adds up across units and agents, on random con
   await fc.assert(
     fc.asyncProperty(fc.array(chatSpec, { minLength: 1, maxLength: 7 }), dayRange, async (specs, range) => {
       const w = await world();
-      await build(t, w, specs, closeIdle, NOW);
+      await build(t, w, specs, NOW);
       const inRange = specs.map((s) => classify(s, TIMEZONE)).filter((c) => c.localDay >= range.from && c.localDay <= range.to);
       const parameters = { apiKey: w.apiKey, ...range };
 

@@ -2,24 +2,17 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { conversationFactory } from '../test/conversations.ts';
-import { build, classify, referenceAgent, referenceOverview, type ChatSpec, type World } from './test-support.ts';
+import { INACTIVITY_SECONDS, build, classify, referenceAgent, referenceOverview, type ChatSpec, type World } from './test-support.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ inactivityTimeoutSeconds: 1800 });
+  t = await startTestApp({ inactivityTimeoutSeconds: INACTIVITY_SECONDS });
 });
 after(() => t.close());
 
 /** "Now" while building: after every imported time. */
 const NOW = '2024-06-01T12:00:00.000Z';
 
-async function closeIdle() {
-  await t.db.query(
-    `update conversations set status = 'closed', close_type = 'inactivity', finished_at = last_message_at + interval '1800 seconds'
-     where status <> 'closed' and last_message_at < $1::timestamptz - interval '1800 seconds'`,
-    [t.clock.now()],
-  );
-}
 
 async function world(timezone: string, agents: string[] = [], contacts = 1): Promise<World & { account: TestAccount }> {
   const account = await t.account();
@@ -275,7 +268,6 @@ describe('range and units', () => {
         contactAt('2024-03-31T21:30:00Z'), // Mar 31, 23:30 CEST
         contactAt('2024-03-31T22:30:00Z'), // Apr 1, 00:30 CEST
       ],
-      closeIdle,
       NOW,
     );
     const body = await stats('overview', { apiKey: w.account.apiKey, from: '2024-03-30', to: '2024-04-01' });
@@ -293,7 +285,7 @@ describe('range and units', () => {
     const w = await world('UTC');
     const on = (at: string): ChatSpec => ({ contact: 0, said: [{ from: 'contact', at }] });
     // Week 2024-W09 is Feb 26 - Mar 3; the range starts on Wednesday Feb 28.
-    await build(t, w, [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')], closeIdle, NOW);
+    await build(t, w, [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')], NOW);
     const apiKey = w.account.apiKey;
     const weeks = await stats('overview', { apiKey, interval: 'week', from: '2024-02-28', to: '2024-03-05' });
     assert.deepEqual(
@@ -352,10 +344,10 @@ describe('counters', () => {
       { contact: 10, group: 'GROUP', said: [{ from: 'contact', at: '2024-03-06T09:00:00Z' }, { from: 'agent', agent: ann, at: '2024-03-06T09:00:15Z' }], close: { by: 'agent', at: '2024-03-06T09:20:00Z' } },
     ];
     for (const spec of specs) if (spec.group) spec.group = groupId;
-    await build(t, w, specs, closeIdle, NOW);
+    await build(t, w, specs, NOW);
     // Another tenant's conversation on the same day must not count.
     const other = await world('Europe/Prague', ['Eve']);
-    await build(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], closeIdle, NOW);
+    await build(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], NOW);
   });
 
   it('counts the overview of a day as DECISIONS 7 defines it', async () => {
@@ -452,6 +444,23 @@ describe('counters', () => {
     assert.deepEqual(unknown.overview, ZERO_OVERVIEW);
   });
 
+  it('keeps deleted agents who wrote in the range, drops the others, and names agents without a nickname', async () => {
+    const api = t.client(w.account.token);
+    const [, bobId, cydId] = w.agentIds;
+    const nameless = await api.post('/v2/agents', { email: 'nameless@example.com', full_name: null, nickname: null });
+    assert.equal(nameless.status, 200);
+    for (const id of [bobId, cydId]) assert.equal((await api.delete(`/v2/agents/${id}`)).status, 200);
+    const body = await stats('totals', { apiKey: w.account.apiKey, from: DAY, to: DAY });
+    assert.deepEqual(
+      body.agents.map((a: { userId: number; nickname: string; completed: number }) => [a.userId, a.nickname, a.completed]),
+      [
+        [Number(w.agentIds[0]), 'Ann', 3],
+        [Number(bobId), 'Bob', 2],
+        [Number(nameless.body.id), 'nameless@example.com', 0],
+      ],
+    );
+  });
+
   it('answers GET and POST alike', async () => {
     for (const path of ['totals', 'overview', 'agents']) {
       const parameters = { from: '2024-03-04', to: '2024-03-06', ...(path === 'totals' ? {} : { interval: 'week' }) };
@@ -461,4 +470,19 @@ describe('counters', () => {
       assert.deepEqual(viaPost.body, viaGet);
     }
   });
+});
+
+it('documents the six operations with their parameters and legacy errors in the OpenAPI document', async () => {
+  const res = await t.client().get('/v2/openapi.json');
+  assert.equal(res.status, 200);
+  for (const path of ['/stats/totals', '/stats/overview', '/stats/agents']) {
+    const { get, post } = res.body.paths[path];
+    assert.ok(get.parameters.some((p: { name: string; required: boolean }) => p.name === 'apiKey' && p.required), path);
+    assert.equal(get.parameters.some((p: { name: string }) => p.name === 'interval'), path !== '/stats/totals', path);
+    assert.ok(post.requestBody, path);
+    for (const operation of [get, post]) {
+      assert.equal(operation.responses['422'], undefined, path);
+      assert.deepEqual(operation.responses['401'].content['application/json'].schema.properties.success, { type: 'boolean', enum: [false] });
+    }
+  }
 });

@@ -5,7 +5,9 @@
  */
 import type { TestApp } from '../test/harness.ts';
 import type { ConversationFactory, Json } from '../test/conversations.ts';
+import { closeIdleConversations } from '../conversations/inactivity.ts';
 
+/** The tests' INACTIVITY_TIMEOUT_SECONDS. */
 export const INACTIVITY_SECONDS = 1800;
 
 export interface Said {
@@ -40,13 +42,7 @@ const content = (from: string) => ({ type: 'text', text: `${from} says hi` });
  * Builds the conversations with `clock` as "now" (after every time in them). Chats
  * meant to stay open are built after the inactivity pass, which closes every idle one.
  */
-export async function build(
-  t: TestApp,
-  world: World,
-  specs: ChatSpec[],
-  closeIdle: () => Promise<void>,
-  clock: string,
-): Promise<void> {
+export async function build(t: TestApp, world: World, specs: ChatSpec[], clock: string): Promise<void> {
   const { factory } = world;
   t.clock.set(clock);
   const buildOne = async (spec: ChatSpec) => {
@@ -86,7 +82,7 @@ export async function build(
     t.clock.set(clock);
   };
   for (const spec of specs.filter((s) => s.close)) await buildOne(spec);
-  await closeIdle();
+  await closeIdleConversations(t.deps);
   for (const spec of specs.filter((s) => !s.close)) await buildOne(spec);
 }
 
