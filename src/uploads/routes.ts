@@ -12,12 +12,13 @@ import { MAX_UPLOAD_BYTES, createUpload, getUploadContent, payloadTooLarge, type
 const tags = ['Uploads'];
 
 /** The one file of a multipart body: the part named `file`; any other part is refused. */
-async function readMultipartFile(request: FastifyRequest): Promise<Omit<UploadedFile, 'fileName'> & { fileName?: string }> {
-  let file: { fileName: string; fileType: string; data: Buffer } | undefined;
+async function readMultipartFile(request: FastifyRequest): Promise<UploadedFile> {
+  let file: UploadedFile | undefined;
   try {
     for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, parts: 20 } })) {
       if (part.type === 'file' && part.fieldname === 'file' && !file) {
-        file = { fileName: part.filename, fileType: part.mimetype, data: await part.toBuffer() };
+        // An empty filename="" names nothing: ?file_name= must then name the file.
+        file = { fileName: part.filename || undefined, fileType: part.mimetype, data: await part.toBuffer() };
         continue;
       }
       if (part.type === 'file') await part.toBuffer().catch(() => undefined); // drain it, then refuse
@@ -27,11 +28,13 @@ async function readMultipartFile(request: FastifyRequest): Promise<Omit<Uploaded
     }
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if ((error as { statusCode?: number }).statusCode === 413) throw payloadTooLarge();
-    throw new ApiError(400, 'bad_request', `The multipart body is malformed: ${(error as Error).message}`);
+    const { code, message } = error as { code?: string; message: string };
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge();
+    if (code === 'FST_PARTS_LIMIT') throw new ApiError(413, 'payload_too_large', 'Too many multipart parts: send only the part named file');
+    throw new ApiError(400, 'bad_request', `The multipart body is malformed: ${message}`);
   }
   if (!file) throw invalidArgument('file', 'required', 'is required: send the file in a multipart part named file');
-  return { fileName: file.fileName || undefined, fileType: file.fileType, data: file.data };
+  return file;
 }
 
 /**
@@ -68,7 +71,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request) => {
       const file = request.isMultipart()
         ? await readMultipartFile(request)
-        : { fileType: request.headers['content-type'], data: (request.body as Buffer | undefined) ?? Buffer.alloc(0) };
+        : { fileName: undefined, fileType: request.headers['content-type'], data: (request.body as Buffer | undefined) ?? Buffer.alloc(0) };
       return createUpload(deps, callerOf(request).accountId, { ...file, fileName: request.query.file_name ?? file.fileName });
     },
   );
