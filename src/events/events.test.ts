@@ -1,0 +1,245 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { recordEvent } from './outbox.ts';
+import { produceAgentEvents, recordConversationEvent } from './test-support.ts';
+
+let t: TestApp;
+let base: string;
+before(async () => {
+  t = await startTestApp();
+  base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+});
+after(() => t.close());
+
+interface Message {
+  id: number;
+  event: string;
+  data: { id: number; event: string; timestamp: string; account_id: string; data: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- event payloads vary
+}
+
+interface Stream {
+  response: Response;
+  /** The next `count` messages (comments and retry lines skipped). */
+  next(count: number): Promise<Message[]>;
+  close(): void;
+}
+
+/** A real SSE client over HTTP: fetch and a body reader. */
+async function openStream(token: string, query = '', headers: Record<string, string> = {}): Promise<Stream> {
+  const controller = new AbortController();
+  const response = await fetch(`${base}/v2/events${query}`, {
+    headers: { authorization: `Bearer ${token}`, ...headers },
+    signal: controller.signal,
+  });
+  assert.equal(response.status, 200);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const messages: Message[] = [];
+  const read = async (): Promise<boolean> => {
+    const { value, done } = await reader.read();
+    if (done) return false;
+    buffer += decoder.decode(value, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const fields = Object.fromEntries(
+        buffer
+          .slice(0, end)
+          .split('\n')
+          .filter((line) => !line.startsWith(':'))
+          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+      );
+      buffer = buffer.slice(end + 2);
+      if (fields.data !== undefined) messages.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
+    }
+    return true;
+  };
+  return {
+    response,
+    async next(count) {
+      while (messages.length < count) if (!(await read())) throw new Error('the stream ended');
+      return messages.splice(0, count);
+    },
+    close: () => controller.abort(),
+  };
+}
+
+const idsOf = (messages: Message[]) => messages.map((m) => m.id);
+
+async function newAccountWithStreamToken(): Promise<{ account: TestAccount; token: string }> {
+  const account = await t.account();
+  return { account, token: await t.token(account, ['events:read']) };
+}
+
+describe('GET /v2/events', { timeout: 30_000 }, () => {
+  it('streams events as they commit, with id, event and data lines', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    await produceAgentEvents(t, account, 1);
+    const stream = await openStream(token);
+    assert.equal(stream.response.headers.get('content-type'), 'text/event-stream; charset=utf-8');
+    assert.equal(stream.response.headers.get('cache-control'), 'no-cache, no-transform');
+    try {
+      const statuses = await produceAgentEvents(t, account, 2);
+      const messages = await stream.next(2);
+      const first = messages[0].id;
+      assert.ok(first >= 2, 'events before connecting are not replayed');
+      assert.deepEqual(idsOf(messages), [first, first + 1]);
+      for (const [i, message] of messages.entries()) {
+        assert.equal(message.event, 'agent.updated');
+        assert.deepEqual(Object.keys(message.data), ['id', 'event', 'timestamp', 'account_id', 'data']);
+        assert.equal(message.data.id, message.id);
+        assert.equal(message.data.event, 'agent.updated');
+        assert.equal(message.data.account_id, account.accountId);
+        assert.match(message.data.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+        assert.equal(message.data.data.agent.status, statuses[i]);
+      }
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('resumes after Last-Event-ID with nothing lost or repeated', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    const first = await openStream(token, '?last_event_id=0');
+    await produceAgentEvents(t, account, 3);
+    const seen = await first.next(2);
+    first.close();
+    // Events committed while disconnected.
+    await produceAgentEvents(t, account, 2);
+
+    // The query still says 0, as an EventSource's URL would: the header wins.
+    const resumed = await openStream(token, '?last_event_id=0', { 'Last-Event-ID': String(seen[1].id) });
+    try {
+      const rest = await resumed.next(3);
+      assert.deepEqual([...idsOf(seen), ...idsOf(rest)], [1, 2, 3, 4, 5]);
+      await produceAgentEvents(t, account, 1);
+      assert.deepEqual(idsOf(await resumed.next(1)), [6]);
+    } finally {
+      resumed.close();
+    }
+  });
+
+  it('replays the whole outbox from last_event_id=0, then follows it', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    await produceAgentEvents(t, account, 2);
+    const stream = await openStream(token, '?last_event_id=0');
+    try {
+      const replayed = await stream.next(2);
+      assert.deepEqual(idsOf(replayed), [1, 2]);
+      await produceAgentEvents(t, account, 1);
+      assert.deepEqual(idsOf(await stream.next(1)), [3]);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('sends only the requested types, without losing its place', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    const stream = await openStream(token, '?types=contact.created,conversation.updated');
+    try {
+      await produceAgentEvents(t, account, 2);
+      const contact = await t.client(account.token).post('/v2/contacts', { name: 'Ann' });
+      assert.equal(contact.status, 200);
+      const conversationEvent = await recordConversationEvent(t, account, 'coT', 'x');
+      const messages = await stream.next(2);
+      assert.deepEqual(
+        messages.map((m) => m.event),
+        ['contact.created', 'conversation.updated'],
+      );
+      assert.equal(messages[0].data.data.contact.id, contact.body.id);
+      assert.equal(messages[1].id, conversationEvent);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it("never shows another account's events", async () => {
+    const mine = await newAccountWithStreamToken();
+    const other = await t.account();
+    const stream = await openStream(mine.token, '?last_event_id=0');
+    try {
+      await produceAgentEvents(t, other, 2);
+      await produceAgentEvents(t, mine.account, 1);
+      const [message] = await stream.next(1);
+      assert.equal(message.data.account_id, mine.account.accountId);
+      assert.equal(message.id, 1);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('leaves no event for a rolled-back change, and ids stay gap-free', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    await assert.rejects(
+      t.db.transaction(async (tx) => {
+        await recordEvent(tx, account.accountId, 'contact.created', { contact: { id: 'ctRolledBack' } });
+        throw new Error('the change failed');
+      }),
+      /the change failed/,
+    );
+    const stream = await openStream(token, '?last_event_id=0');
+    try {
+      const contact = await t.client(account.token).post('/v2/contacts', { name: 'Kept' });
+      const [message] = await stream.next(1);
+      assert.equal(message.id, 1);
+      assert.equal(message.data.data.contact.id, contact.body.id);
+    } finally {
+      stream.close();
+    }
+  });
+});
+
+describe('GET /v2/events errors', () => {
+  it('rejects an unknown type with 422', async () => {
+    const { token } = await newAccountWithStreamToken();
+    const res = await t.client(token).get('/v2/events?types=agent.updated,agent.deleted');
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'invalid_arguments');
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string; code: string; location: string }) => [e.path, e.code, e.location]),
+      [['types', 'enum', 'query']],
+    );
+    assert.match(res.body.errors[0].message, /agent\.deleted/);
+  });
+
+  for (const query of ['last_event_id=-1', 'last_event_id=abc', 'types=', 'since=3']) {
+    it(`rejects ?${query} with 422`, async () => {
+      const { token } = await newAccountWithStreamToken();
+      const res = await t.client(token).get(`/v2/events?${query}`);
+      assert.equal(res.status, 422);
+      assert.equal(res.body.code, 'invalid_arguments');
+      assert.equal(res.body.errors[0].location, 'query');
+    });
+  }
+
+  it('rejects a malformed Last-Event-ID header with 400', async () => {
+    const { token } = await newAccountWithStreamToken();
+    const res = await t.client(token).request({ method: 'GET', url: '/v2/events', headers: { 'last-event-id': 'abc' } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { code: 'bad_request', message: 'The Last-Event-ID header must be one event id (a non-negative integer)' });
+  });
+
+  it('needs events:read', async () => {
+    const account = await t.account();
+    const res = await t.client(await t.token(account, ['agents:read'])).get('/v2/events');
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope events:read' });
+    const anonymous = await t.client().get('/v2/events');
+    assert.equal(anonymous.status, 401);
+  });
+});
+
+describe('server shutdown', { timeout: 30_000 }, () => {
+  it('ends open streams so that close() returns', async () => {
+    const other = await startTestApp();
+    const url = await other.app.listen({ port: 0, host: '127.0.0.1' });
+    const account = await other.account();
+    const response = await fetch(`${url}/v2/events`, { headers: { authorization: `Bearer ${account.token}` } });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await other.close();
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    assert.equal(done, true);
+  });
+});
