@@ -230,6 +230,13 @@ describe('POST /v2/conversations', () => {
         [['messages[0].created_at', 'formatMaximum', 'body']],
       ],
       [
+        'an imported created_at that is no real instant',
+        async (_f, c) => ({ contact_id: c, messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, created_at: '2026-01-01T23:59:60Z' }] }),
+        422,
+        'invalid_arguments',
+        [['messages[0].created_at', 'format', 'body']],
+      ],
+      [
         'an agent sub_type in imported messages',
         async (_f, c) => ({ contact_id: c, messages: [{ sub_type: 'agent', content: { type: 'text', text: 'y' } }] }),
         422,

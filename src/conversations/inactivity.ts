@@ -18,6 +18,8 @@ export async function closeIdleConversations(deps: Pick<Deps, 'db' | 'config' | 
   for (;;) {
     const batch = await deps.db.transaction(async (tx) => {
       const rows = await repo.closeIdleConversations(tx, now, deps.config.inactivityTimeoutSeconds, BATCH_SIZE);
+      // Events lock their account's row: take those locks in one order, so concurrent passes cannot deadlock.
+      rows.sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
       for (const row of rows) {
         await recordEvent(tx, row.account_id, 'conversation.closed', { conversation: repo.toConversation(row) }, row.id);
       }

@@ -133,9 +133,11 @@ async function withExtIdConstraint<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A caller-given time must not be in the future. */
+/** A caller-given time, kept to the millisecond like every stored time; it must not be in the future. */
 function pastTime(value: string, path: string, now: Date): Date {
   const at = new Date(value);
+  // The schema's date-time format admits what Date cannot hold (a leap second, 23:59:60).
+  if (Number.isNaN(at.getTime())) throw invalidArgument(path, 'format', 'must be a valid date-time');
   if (at.getTime() > now.getTime()) throw invalidArgument(path, 'formatMaximum', 'must not be in the future');
   return at;
 }
