@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, type ErrorPayload } from './errors.ts';
-import { invalidArguments, locationOf } from './validation.ts';
+import { invalidArguments, invalidArgumentsError, locationOf, nulCharacterErrors } from './validation.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -41,6 +41,16 @@ export function sendError(reply: FastifyReply, error: ApiError) {
 }
 
 export function installErrorHandling(app: FastifyInstance, knownRoutes: { method: string; pattern: RegExp }[]) {
+  // Input the database cannot store is a 422 here, not a 500 from SQL later.
+  app.addHook('preValidation', async (request) => {
+    const errors = [
+      ...nulCharacterErrors(request.params, 'path'),
+      ...nulCharacterErrors(request.query, 'query'),
+      ...nulCharacterErrors(request.body, 'body'),
+    ];
+    if (errors.length > 0) throw invalidArgumentsError(errors);
+  });
+
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError) {

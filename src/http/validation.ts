@@ -79,11 +79,15 @@ export function formatValidationErrors(errors: ErrorObject[], location: ErrorLoc
   return items;
 }
 
-/** The 422 invalid_arguments for a request part that failed its schema. */
-export function invalidArguments(errors: ErrorObject[], location: ErrorLocation): ApiError {
-  const items = formatValidationErrors(errors, location);
+/** The 422 invalid_arguments listing `items`, summarised by the first. */
+export function invalidArgumentsError(items: ErrorItem[]): ApiError {
   const first = items[0]?.message ?? 'invalid request';
   return new ApiError(422, 'invalid_arguments', `Invalid arguments: ${first}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`, items);
+}
+
+/** The 422 invalid_arguments for a request part that failed its schema. */
+export function invalidArguments(errors: ErrorObject[], location: ErrorLocation): ApiError {
+  return invalidArgumentsError(formatValidationErrors(errors, location));
 }
 
 /**
@@ -94,4 +98,31 @@ export function validateBody<T extends TSchema>(schema: T, value: unknown): Stat
   const validate = bodyAjv.compile(schema);
   if (!validate(value)) throw invalidArguments(validate.errors ?? [], 'body');
   return value as Static<T>;
+}
+
+/** Objects as parsers build them (JSON, query strings: no class of their own); never streams or buffers. */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
+/**
+ * PostgreSQL text cannot hold U+0000, so a string carrying it would fail deep in
+ * SQL. One error item per string (or key) that has it, found before any handler runs.
+ */
+export function nulCharacterErrors(value: unknown, location: ErrorLocation, at = ''): ErrorItem[] {
+  const item = (path: string): ErrorItem => ({
+    path,
+    code: 'pattern',
+    message: `${path || location} must not contain the NUL character (U+0000)`,
+    location,
+  });
+  if (typeof value === 'string') return value.includes('\u0000') ? [item(at)] : [];
+  if (Array.isArray(value)) return value.flatMap((element, i) => nulCharacterErrors(element, location, `${at}[${i}]`));
+  if (!isPlainObject(value)) return [];
+  return Object.entries(value).flatMap(([key, element]) => {
+    const path = at === '' ? key : `${at}.${key}`;
+    return key.includes('\u0000') ? [item(path)] : nulCharacterErrors(element, location, path);
+  });
 }

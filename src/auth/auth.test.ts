@@ -1,0 +1,121 @@
+/**
+ * The authentication contract (DECISIONS 1), checked on every operation the
+ * OpenAPI document lists with a scope, so routes added later are covered too.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { SCOPES, type Scope } from './scopes.ts';
+import { startTestApp, type Reply, type TestApp, type TestAccount } from '../test/harness.ts';
+
+let t: TestApp;
+let account: TestAccount;
+
+interface Operation {
+  method: string;
+  /** The path with every parameter replaced by a dummy id. */
+  url: string;
+  scope: Scope;
+  hasBody: boolean;
+  name: string;
+}
+
+let operations: Operation[];
+
+before(async () => {
+  t = await startTestApp();
+  account = await t.account();
+  const doc = (await t.client().get('/v2/openapi.json')).body as {
+    paths: Record<string, Record<string, { security?: { bearer?: Scope[] }[]; requestBody?: unknown }>>;
+  };
+  operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).flatMap(([method, op]) => {
+      const scope = op.security?.[0]?.bearer?.[0];
+      if (!scope) return [];
+      const url = path.replace(/\{[^}]+\}/g, 'dummy-id');
+      return [{ method: method.toUpperCase(), url, scope, hasBody: Boolean(op.requestBody), name: `${method.toUpperCase()} ${path}` }];
+    }),
+  );
+});
+after(() => t.close());
+
+/** Calls the operation with `{}` as body where it takes one: auth is checked before validation. */
+function call(op: Operation, headers: Record<string, string>): Promise<Reply> {
+  return t.client().request({
+    method: op.method,
+    url: op.url,
+    payload: op.hasBody ? '{}' : undefined,
+    headers: op.hasBody ? { ...headers, 'content-type': 'application/json' } : headers,
+  });
+}
+
+/** Runs `check` on every operation and reports all that fail at once. */
+async function everyOperation(check: (op: Operation) => Promise<string | undefined>) {
+  const failures: string[] = [];
+  for (const op of operations) {
+    const failure = await check(op);
+    if (failure) failures.push(`${op.name}: ${failure}`);
+  }
+  assert.deepEqual(failures, []);
+}
+
+function unauthorized(res: Reply): string | undefined {
+  if (res.status !== 401) return `status ${res.status}, expected 401`;
+  if (res.body?.code !== 'unauthorized' || typeof res.body.message !== 'string') return `body ${JSON.stringify(res.body)}`;
+  if (!/^Bearer\b/.test(String(res.headers['www-authenticate']))) return 'no WWW-Authenticate: Bearer header';
+  return undefined;
+}
+
+describe('authentication on every scoped operation', () => {
+  it('finds the operations, each with a known scope', () => {
+    assert.ok(operations.length >= 20, `only ${operations.length} operations`);
+    for (const op of operations) assert.ok(SCOPES.includes(op.scope), `${op.name}: ${op.scope}`);
+    assert.ok(operations.some((op) => op.name === 'GET /v2/agents' && op.scope === 'agents:read'));
+    assert.ok(operations.some((op) => op.name === 'POST /v2/tokens' && op.scope === 'account:manage'));
+  });
+
+  it('answers no token with 401 and WWW-Authenticate', async () => {
+    await everyOperation(async (op) => unauthorized(await call(op, {})));
+  });
+
+  it('answers a malformed Authorization header with 401', async () => {
+    await everyOperation(async (op) => unauthorized(await call(op, { authorization: `Basic ${account.token}` })));
+  });
+
+  it('answers an unknown token with 401', async () => {
+    await everyOperation(async (op) => unauthorized(await call(op, { authorization: 'Bearer cs_not-a-real-token' })));
+  });
+
+  it('answers a token holding every scope but the operation’s with 403 Missing scope', async () => {
+    const tokens = new Map<Scope, string>();
+    for (const scope of SCOPES) tokens.set(scope, await t.token(account, SCOPES.filter((s) => s !== scope)));
+    await everyOperation(async (op) => {
+      const res = await call(op, { authorization: `Bearer ${tokens.get(op.scope)}` });
+      const expected = { code: 'forbidden', message: `Missing scope ${op.scope}` };
+      if (res.status !== 403 || JSON.stringify(res.body) !== JSON.stringify(expected)) return `${res.status} ${JSON.stringify(res.body)}`;
+      return undefined;
+    });
+  });
+
+  it('answers a token revoked through the API with 401 at once, even one just used', async () => {
+    const created = (await t.client(account.token).post('/v2/tokens', { name: 'doomed', scopes: [...SCOPES] })).body;
+    assert.equal((await t.client(created.token).get('/v2/agents')).status, 200);
+    assert.equal((await t.client(account.token).delete(`/v2/tokens/${created.id}`)).status, 200);
+    await everyOperation(async (op) => unauthorized(await call(op, { authorization: `Bearer ${created.token}` })));
+  });
+
+  it('stops a token revoked elsewhere (another instance) within a second', async () => {
+    const created = (await t.client(account.token).post('/v2/tokens', { name: 'elsewhere', scopes: ['agents:read'] })).body;
+    assert.equal((await t.client(created.token).get('/v2/agents')).status, 200);
+    await t.db.query('update api_tokens set revoked_at = now() where account_id = $1 and id = $2', [account.accountId, created.id]);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    assert.equal(unauthorized(await t.client(created.token).get('/v2/agents')), undefined);
+  });
+
+  it("never lets one account's token reach another account's data", async () => {
+    const other = await t.account();
+    const contact = (await t.client(other.token).post('/v2/contacts', { name: 'Theirs' })).body;
+    const res = await t.client(account.token).get(`/v2/contacts/${contact.id}`);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+  });
+});

@@ -1,0 +1,243 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildApp } from '../app.ts';
+import { openDb } from '../db/db.ts';
+import { SCOPES } from '../auth/scopes.ts';
+import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
+
+let t: TestApp;
+let account: TestAccount;
+before(async () => {
+  t = await startTestApp();
+  account = await t.account();
+});
+after(() => t.close());
+
+const paths = (errors: { path: string; code: string; location: string }[]) => errors.map((e) => [e.path, e.code, e.location]);
+
+async function contactCount(): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>('select count(*) as n from contacts where account_id = $1', [account.accountId]);
+  return rows[0].n;
+}
+
+describe('request errors common to every route', () => {
+  it('answers malformed JSON with 400 bad_request and changes nothing', async () => {
+    const res = await t.client(account.token).request({
+      method: 'POST',
+      url: '/v2/contacts',
+      payload: '{"name": "Ann",',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.code, 'bad_request');
+    assert.match(res.body.message, /not valid JSON/);
+    assert.equal(await contactCount(), 0);
+  });
+
+  it('checks the token before parsing: malformed JSON without a token is 401', async () => {
+    const res = await t.client().request({ method: 'POST', url: '/v2/contacts', payload: '{', headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 401);
+  });
+
+  it('answers a body over 1 MiB with 413 payload_too_large', async () => {
+    const res = await t.client(account.token).post('/v2/contacts', { name: 'x'.repeat(1024 * 1024) });
+    assert.equal(res.status, 413);
+    assert.equal(res.body.code, 'payload_too_large');
+    assert.equal(await contactCount(), 0);
+  });
+
+  it('answers another content type on a JSON route with 415 unsupported_media_type', async () => {
+    for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
+      const res = await t.client(account.token).request({ method: 'POST', url: '/v2/contacts', payload: 'name=Ann', headers: { 'content-type': type } });
+      assert.equal(res.status, 415, type);
+      assert.equal(res.body.code, 'unsupported_media_type');
+    }
+    assert.equal(await contactCount(), 0);
+  });
+
+  it('answers an unknown route with 404 not_found', async () => {
+    for (const url of ['/v2/nothing-here', '/v3/agents', '/']) {
+      const res = await t.client(account.token).get(url);
+      assert.equal(res.status, 404, url);
+      assert.deepEqual(res.body, { code: 'not_found', message: `Route GET ${url} not found` });
+    }
+  });
+
+  it('answers a wrong method on a known path with 405 method_not_allowed and an Allow header', async () => {
+    const res = await t.client(account.token).request({ method: 'PUT', url: '/v2/agents' });
+    assert.equal(res.status, 405);
+    assert.equal(res.body.code, 'method_not_allowed');
+    const allowed = String(res.headers.allow).split(', ');
+    assert.ok(allowed.includes('GET') && allowed.includes('POST'), String(res.headers.allow));
+    assert.ok(!allowed.includes('PUT'));
+    const withParam = await t.client(account.token).request({ method: 'POST', url: '/v2/contacts/ct123' });
+    assert.equal(withParam.status, 405);
+    assert.match(String(withParam.headers.allow), /GET/);
+  });
+
+  it('reports query and path problems with their location', async () => {
+    const query = await t.client(account.token).get('/v2/contacts/find?emial=a@example.com');
+    assert.equal(query.status, 422);
+    assert.deepEqual(paths(query.body.errors), [['emial', 'additionalProperties', 'query']]);
+    const path = await t.client(account.token).get(`/v2/contacts/${'c'.repeat(65)}`);
+    assert.equal(path.status, 422);
+    assert.deepEqual(paths(path.body.errors), [['id', 'maxLength', 'path']]);
+  });
+
+  it('refuses the NUL character, which the database cannot store, as 422 wherever it is', async () => {
+    const body = await t.client(account.token).post('/v2/contacts', { name: 'a\u0000b', email: null });
+    assert.equal(body.status, 422);
+    assert.equal(body.body.code, 'invalid_arguments');
+    assert.deepEqual(paths(body.body.errors), [['name', 'pattern', 'body']]);
+    const nested = await t.client(account.token).post('/v2/bots', { name: 'b', trigger: { conditions: { list: ['ok', 'x\u0000'] } } });
+    assert.deepEqual(paths(nested.body.errors), [['trigger.conditions.list[1]', 'pattern', 'body']]);
+    const query = await t.client(account.token).get('/v2/contacts/find?email=a%00b');
+    assert.deepEqual([query.status, paths(query.body.errors)], [422, [['email', 'pattern', 'query']]]);
+    const path = await t.client(account.token).get('/v2/contacts/ct%00');
+    assert.deepEqual([path.status, paths(path.body.errors)], [422, [['id', 'pattern', 'path']]]);
+    assert.equal(await contactCount(), 0);
+  });
+});
+
+describe('request ids', () => {
+  it('gives every response an X-Request-Id, and keeps a well-formed incoming one', async () => {
+    const generated = await t.client(account.token).get('/v2/agents');
+    assert.match(String(generated.headers['x-request-id']), /^req_[\w-]{16}$/);
+    const notFound = await t.client().get('/nowhere');
+    assert.match(String(notFound.headers['x-request-id']), /^req_/);
+    const kept = await t.client(account.token).request({ method: 'GET', url: '/v2/agents', headers: { 'x-request-id': 'trace-7.a:b' } });
+    assert.equal(kept.headers['x-request-id'], 'trace-7.a:b');
+    const replaced = await t.client(account.token).request({ method: 'GET', url: '/v2/agents', headers: { 'x-request-id': 'bad id <script>' } });
+    assert.match(String(replaced.headers['x-request-id']), /^req_/);
+  });
+});
+
+describe('health checks', () => {
+  it('answers /healthz and /readyz without a token', async () => {
+    for (const url of ['/healthz', '/readyz']) {
+      const res = await t.client().get(url);
+      assert.equal(res.status, 200, url);
+      assert.deepEqual(res.body, { status: 'ok' });
+    }
+  });
+});
+
+describe('rate limit', () => {
+  it('answers 429 too_many_requests with Retry-After once a token spends its burst, per token', async () => {
+    // A 200 s window holding 2 requests: no reset can happen while the test runs.
+    const limited = await startTestApp({ rateLimitBurst: 2, rateLimitPerSecond: 0.01 });
+    try {
+      const owner = await limited.account();
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await limited.client(owner.token).get('/v2/agents')).status);
+      assert.deepEqual(statuses, [200, 200, 429]);
+      const res = await limited.client(owner.token).get('/v2/agents');
+      assert.equal(res.status, 429);
+      assert.equal(res.body.code, 'too_many_requests');
+      assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
+      const other = await limited.token(owner, ['agents:read']);
+      assert.equal((await limited.client(other).get('/v2/agents')).status, 200);
+      assert.equal((await limited.client().get('/healthz')).status, 200);
+      assert.equal((await limited.client().get('/healthz')).status, 200);
+      assert.equal((await limited.client().get('/healthz')).status, 200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('unexpected failures', () => {
+  it('answer 500 internal_error with the request id and no detail', async () => {
+    const app = await buildApp(t.deps, { logger: false });
+    app.get('/v2/explode', async () => {
+      throw new Error('secret detail: password=hunter2');
+    });
+    await app.ready();
+    try {
+      const res = await app.inject({ method: 'GET', url: '/v2/explode' });
+      assert.equal(res.statusCode, 500);
+      const body = res.json();
+      assert.deepEqual(body, {
+        code: 'internal_error',
+        message: 'Internal error; quote the request id when reporting it',
+        request_id: res.headers['x-request-id'],
+      });
+      assert.doesNotMatch(res.body, /secret|hunter2/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answer /readyz with 503 service_unavailable and other routes with 500 when the database is gone', async () => {
+    const db = await openDb({ dataDir: 'memory' });
+    const app = await buildApp({ ...t.deps, db }, { logger: false });
+    await app.ready();
+    await db.close();
+    try {
+      const ready = await app.inject({ method: 'GET', url: '/readyz' });
+      assert.equal(ready.statusCode, 503);
+      assert.deepEqual(ready.json(), { code: 'service_unavailable', message: 'The database is not reachable' });
+      assert.equal((await app.inject({ method: 'GET', url: '/healthz' })).statusCode, 200);
+      const res = await app.inject({ method: 'GET', url: '/v2/agents', headers: { authorization: 'Bearer cs_anything' } });
+      assert.equal(res.statusCode, 500);
+      assert.equal(res.json().code, 'internal_error');
+      assert.doesNotMatch(res.body, /pool|query|sql/i);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('OpenAPI document and reference page', () => {
+  it('is OpenAPI 3.1, version 2.6.0, with bearer security', async () => {
+    const res = await t.client().get('/v2/openapi.json');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.openapi, '3.1.0');
+    assert.equal(res.body.info.version, '2.6.0');
+    assert.deepEqual(
+      { type: res.body.components.securitySchemes.bearer.type, scheme: res.body.components.securitySchemes.bearer.scheme },
+      { type: 'http', scheme: 'bearer' },
+    );
+    assert.ok(res.body.components.schemas.error_payload || JSON.stringify(res.body).includes('error_payload'));
+  });
+
+  it('lists the scope and the error responses of every /v2 operation', async () => {
+    const doc = (await t.client().get('/v2/openapi.json')).body;
+    let operations = 0;
+    for (const [path, item] of Object.entries<Record<string, OperationDoc>>(doc.paths)) {
+      if (!path.startsWith('/v2/')) continue;
+      for (const [method, op] of Object.entries(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        operations++;
+        const scopes = op.security?.[0]?.bearer ?? [];
+        assert.equal(scopes.length, 1, `${where} names one scope`);
+        assert.ok((SCOPES as readonly string[]).includes(scopes[0]), `${where}: ${scopes[0]}`);
+        const statuses = Object.keys(op.responses);
+        for (const status of ['200', '401', '403', '429', '500']) assert.ok(statuses.includes(status), `${where} documents ${status}`);
+        if (op.requestBody) for (const status of ['400', '413', '415', '422']) assert.ok(statuses.includes(status), `${where} documents ${status}`);
+        if (op.parameters?.length) assert.ok(statuses.includes('422'), `${where} documents 422`);
+        if (path.includes('{')) assert.ok(statuses.includes('404'), `${where} documents 404`);
+        assert.ok(op.summary, `${where} has a summary`);
+      }
+    }
+    assert.ok(operations >= 20, `found ${operations} operations`);
+  });
+
+  it('serves the interactive reference under /docs', async () => {
+    const redirect = await t.client().get('/docs');
+    assert.equal(redirect.status, 301);
+    assert.equal(redirect.headers.location, '/docs/');
+    const page = await t.client().get('/docs/');
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(String(page.body), /\/v2\/openapi\.json/);
+  });
+});
+
+interface OperationDoc {
+  summary?: string;
+  security?: { bearer?: string[] }[];
+  parameters?: unknown[];
+  requestBody?: unknown;
+  responses: Record<string, unknown>;
+}
