@@ -67,9 +67,9 @@ async function startReceiver(ctx: TestContext, answer: (body: Envelope) => Answe
   return receiver;
 }
 
-/** A webhook of `account` pointing at the receiver; deleted when the test ends so later tests don't retry it. */
-async function createWebhook(ctx: TestContext, account: TestAccount, receiver: Receiver, extra: Record<string, unknown> = {}) {
-  const res = await t.client(account.token).post('/v2/webhooks', { url: receiver.url, ...extra });
+/** A webhook of `account` posting to `url`; deleted when the test ends so later tests don't retry it. */
+async function createWebhook(ctx: TestContext, account: TestAccount, url: string, extra: Record<string, unknown> = {}) {
+  const res = await t.client(account.token).post('/v2/webhooks', { url, ...extra });
   assert.equal(res.status, 200);
   ctx.after(() => t.client(account.token).delete(`/v2/webhooks/${res.body.id}`));
   return res.body as { id: string; secret: string };
@@ -96,7 +96,7 @@ describe('webhook delivery', () => {
     t.clock.set(new Date());
     const account = await t.account();
     const receiver = await startReceiver(ctx);
-    const webhook = await createWebhook(ctx, account, receiver);
+    const webhook = await createWebhook(ctx, account, receiver.url);
     await produceAgentEvents(t, account, 1);
 
     assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 1, delivered: 1 });
@@ -128,8 +128,8 @@ describe('webhook delivery', () => {
     await produceAgentEvents(t, account, 1);
     const all = await startReceiver(ctx);
     const contactsOnly = await startReceiver(ctx);
-    await createWebhook(ctx, account, all);
-    await createWebhook(ctx, account, contactsOnly, { events: ['contact.created'] });
+    await createWebhook(ctx, account, all.url);
+    await createWebhook(ctx, account, contactsOnly.url, { events: ['contact.created'] });
     await produceAgentEvents(t, await t.account(), 1);
     await produceAgentEvents(t, account, 1);
     const contact = await t.client(account.token).post('/v2/contacts', { name: 'Jo' });
@@ -147,7 +147,7 @@ describe('webhook delivery', () => {
     const account = await t.account();
     let failures = 3;
     const receiver = await startReceiver(ctx, () => (failures-- > 0 ? 503 : 200));
-    const webhook = await createWebhook(ctx, account, receiver);
+    const webhook = await createWebhook(ctx, account, receiver.url);
     const statuses = await produceAgentEvents(t, account, 4);
 
     await deliverDueWebhooks(t.deps);
@@ -185,7 +185,7 @@ describe('webhook delivery', () => {
     const account = await t.account();
     let hang = true;
     const receiver = await startReceiver(ctx, () => (hang ? 'hang' : 200));
-    const webhook = await createWebhook(ctx, account, receiver);
+    const webhook = await createWebhook(ctx, account, receiver.url);
     await produceAgentEvents(t, account, 1);
 
     assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 1, delivered: 0 });
@@ -204,7 +204,7 @@ describe('webhook delivery', () => {
     const account = await t.account();
     let failA = true;
     const receiver = await startReceiver(ctx, (body) => (failA && body.data.conversation?.id === 'coA' ? 500 : 200));
-    await createWebhook(ctx, account, receiver);
+    await createWebhook(ctx, account, receiver.url);
     const a1 = await recordConversationEvent(t, account, 'coA', 'a1');
     const b1 = await recordConversationEvent(t, account, 'coB', 'b1');
     const a2 = await recordConversationEvent(t, account, 'coA', 'a2');
@@ -237,7 +237,7 @@ describe('webhook delivery', () => {
     const account = await t.account();
     let down = true;
     const receiver = await startReceiver(ctx, () => (down ? 500 : 200));
-    const webhook = await createWebhook(ctx, account, receiver);
+    const webhook = await createWebhook(ctx, account, receiver.url);
     const lost = await recordConversationEvent(t, account, 'coX', 'lost');
 
     await deliverUntil(() => false, 3 * 3600);
@@ -254,11 +254,26 @@ describe('webhook delivery', () => {
     assert.deepEqual(ids(receiver.delivered()), [next]);
   });
 
+  it('with WEBHOOK_BLOCK_PRIVATE, refuses to connect to a host that resolves to a private address at delivery time', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    // Created while the check was off; "localhost" stands for a name whose DNS answer changed since.
+    const webhook = await createWebhook(ctx, account, receiver.url.replace('127.0.0.1', 'localhost'));
+    await produceAgentEvents(t, account, 1);
+    const guarded = { ...t.deps, config: { ...t.deps.config, webhookBlockPrivate: true } };
+    assert.deepEqual(await deliverDueWebhooks(guarded), { attempted: 1, delivered: 0 });
+    assert.equal(receiver.requests.length, 0);
+    const [attempt] = await attemptsOf(account, webhook.id);
+    assert.equal(attempt.status_code, null);
+    assert.match(attempt.error as string, /^localhost resolves to the non-public address .* \(WEBHOOK_BLOCK_PRIVATE is on\)$/);
+  });
+
   it('drops the pending deliveries of a deleted webhook', async (ctx) => {
     t.clock.set(new Date());
     const account = await t.account();
     const receiver = await startReceiver(ctx, () => 500);
-    const webhook = await createWebhook(ctx, account, receiver);
+    const webhook = await createWebhook(ctx, account, receiver.url);
     await produceAgentEvents(t, account, 2);
     await deliverDueWebhooks(t.deps);
     assert.equal(receiver.requests.length, 1);
@@ -274,7 +289,7 @@ describe('webhook delivery across instances and restarts', () => {
     t.clock.set(new Date());
     const account = await t.account();
     const receiver = await startReceiver(ctx);
-    const webhook = await createWebhook(ctx, account, receiver);
+    const webhook = await createWebhook(ctx, account, receiver.url);
     await produceAgentEvents(t, account, 3);
 
     // An instance queues the events, claims the first one and dies before sending it.
@@ -297,7 +312,7 @@ describe('webhook delivery across instances and restarts', () => {
     t.clock.set(new Date());
     const account = await t.account();
     const receiver = await startReceiver(ctx);
-    await createWebhook(ctx, account, receiver);
+    await createWebhook(ctx, account, receiver.url);
     const expected: number[] = [];
     for (let round = 0; round < 2; round++) {
       for (const conversation of ['c1', 'c2', 'c3', 'c4', 'c5']) expected.push(await recordConversationEvent(t, account, conversation, `${round}`));
@@ -317,7 +332,7 @@ describe('webhook delivery across instances and restarts', () => {
     const account = await t.account();
     let up = false;
     const receiver = await startReceiver(ctx, () => (up ? 200 : 503));
-    await createWebhook(ctx, account, receiver);
+    await createWebhook(ctx, account, receiver.url);
     await produceAgentEvents(t, account, 3);
     await deliverDueWebhooks(t.deps);
     assert.equal(receiver.delivered().length, 0);

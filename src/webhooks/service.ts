@@ -23,13 +23,8 @@ export async function createWebhook(deps: WebhookDeps, accountId: string, input:
 
 /** http(s) only; with WEBHOOK_BLOCK_PRIVATE, the host must resolve to public addresses only. */
 async function checkUrl(config: WebhookDeps['config'], raw: string): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = new URL('invalid:');
-  }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+  const url = URL.canParse(raw) ? new URL(raw) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
     throw invalidArgument('url', 'format', 'must be an http:// or https:// URL');
   }
   if (!config.webhookBlockPrivate) return;
