@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import { INTERVALS, type AgentEntry, type AgentRecord, type Interval, type Overview, type OverviewRecord } from './schema.ts';
 
 /** What one export counts: an account's conversations started on the days from..to in its zone. */
@@ -26,25 +26,19 @@ const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
            ${unitOf('c.created_at at time zone $2')} as unit_start,
            -- Whole seconds, rounded down; a clock set backwards must not make a chat last negative time.
            greatest(0, floor(extract(epoch from c.finished_at - c.created_at)))::bigint as duration,
-           coalesce(m.has_contact, false) as has_contact,
-           coalesce(m.has_agent, false) as has_agent,
-           coalesce(m.triggered, false) as triggered,
-           coalesce(m.first_contact_offline, false) as offline,
-           m.last_sender
+           coalesce(bool_or(m.type = 'message' and m.sub_type = 'contact'), false) as has_contact,
+           coalesce(bool_or(m.type = 'message' and m.sub_type = 'agent'), false) as has_agent,
+           coalesce(bool_or(m.sub_type in ('bot', 'trigger')), false) as triggered,
+           coalesce((array_agg(m.is_offline order by m.created_at, m.seq)
+             filter (where m.type = 'message' and m.sub_type = 'contact'))[1], false) as offline,
+           (array_agg(m.sub_type order by m.created_at desc, m.seq desc)
+             filter (where m.type = 'message' and m.sub_type in ('contact', 'agent')))[1] as last_sender
     from range r
     join conversations c on c.account_id = $1 and c.created_at >= r.starts_at and c.created_at < r.ends_at
-    left join lateral (
-      select bool_or(type = 'message' and sub_type = 'contact') as has_contact,
-             bool_or(type = 'message' and sub_type = 'agent') as has_agent,
-             bool_or(sub_type in ('bot', 'trigger')) as triggered,
-             (array_agg(is_offline order by created_at, seq)
-               filter (where type = 'message' and sub_type = 'contact'))[1] as first_contact_offline,
-             (array_agg(sub_type order by created_at desc, seq desc)
-               filter (where type = 'message' and sub_type in ('contact', 'agent')))[1] as last_sender
-      from messages
-      where account_id = c.account_id and conversation_id = c.id
-    ) m on true
+    left join messages m on m.account_id = c.account_id and m.conversation_id = c.id
     where $5::text is null or c.group_id = $5
+    -- The primary key: the conversation's other columns follow from it.
+    group by c.account_id, c.id
   ),
   classified as (
     select f.*, f.has_contact and f.has_agent as is_chat,
@@ -192,16 +186,26 @@ export async function localDate(db: Queryable, at: Date, timezone: string): Prom
 
 const scopeParams = (scope: StatsScope) => [scope.accountId, scope.timezone, scope.from, scope.to, scope.group];
 
-export async function totals(db: Queryable, scope: StatsScope): Promise<{ overview: Overview; agents: AgentEntry[] }> {
-  const { rows } = await db.query<Overview & { agents: AgentEntry[] }>(TOTALS_SQL, scopeParams(scope));
-  const { agents, ...overview } = rows[0];
+/**
+ * Runs one export query. Its many aggregate expressions make PostgreSQL's JIT
+ * compile for seconds on a large range, much longer than the query itself runs.
+ */
+function run<R>(db: Db, sql: string, params: unknown[]): Promise<R[]> {
+  return db.transaction(async (tx) => {
+    await tx.query('set local jit = off');
+    return (await tx.query<R>(sql, params)).rows;
+  });
+}
+
+export async function totals(db: Db, scope: StatsScope): Promise<{ overview: Overview; agents: AgentEntry[] }> {
+  const [{ agents, ...overview }] = await run<Overview & { agents: AgentEntry[] }>(db, TOTALS_SQL, scopeParams(scope));
   return { overview, agents };
 }
 
-export async function overviewRecords(db: Queryable, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
-  return (await db.query<OverviewRecord>(OVERVIEW_SQL[interval], [...scopeParams(scope), interval])).rows;
+export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
+  return run<OverviewRecord>(db, OVERVIEW_SQL[interval], [...scopeParams(scope), interval]);
 }
 
-export async function agentRecords(db: Queryable, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
-  return (await db.query<AgentRecord>(AGENTS_SQL[interval], [...scopeParams(scope), interval])).rows;
+export function agentRecords(db: Db, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
+  return run<AgentRecord>(db, AGENTS_SQL[interval], [...scopeParams(scope), interval]);
 }
