@@ -578,3 +578,48 @@ describe('paths: POST /v2/conversations/{id}/paths', () => {
     }
   });
 });
+
+describe('attachments on messages', () => {
+  it('stores url and upload attachments, and rejects a bad one storing nothing', async () => {
+    const { account, f, api } = await setup();
+    const upload = await api.request({
+      method: 'POST',
+      url: '/v2/uploads?file_name=invoice.pdf',
+      payload: Buffer.from('%PDF-1.4 test'),
+      headers: { 'content-type': 'application/pdf' },
+    });
+    assert.equal(upload.status, 200, JSON.stringify(upload.body));
+    const conv = await f.conversation({
+      messages: [
+        {
+          sub_type: 'contact',
+          content: { type: 'text', text: 'see attached' },
+          attachments: [{ type: 'image', url: 'https://cdn.example.com/a/photo.png' }, { type: 'upload', token: upload.body.token }],
+        },
+      ],
+    });
+    const [message] = (await f.get(conv.id)).messages;
+    assert.deepEqual(message.attachments[0], { type: 'image', url: 'https://cdn.example.com/a/photo.png', file_name: 'photo.png', file_type: null });
+    assert.equal(message.attachments[1].type, 'upload');
+    assert.equal(message.attachments[1].file_name, 'invoice.pdf');
+
+    const before = await countRows(account.accountId, 'messages');
+    const res = await api.post(`/v2/conversations/${conv.id}/messages`, {
+      sub_type: 'contact',
+      text: 'x',
+      attachments: [{ type: 'image', url: 'https://cdn.example.com/run.exe' }],
+    });
+    assert.equal(res.status, 422);
+    assert.equal(res.body.code, 'invalid_attachment_data');
+    assert.equal(res.body.errors[0].path, 'attachments[0].url');
+    const bad = await api.post('/v2/conversations', {
+      contact_id: conv.contact_id,
+      messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, attachments: [{ type: 'upload', token: 'nope' }] }],
+    });
+    assert.equal(bad.status, 422);
+    assert.equal(bad.body.code, 'invalid_attachment_data');
+    assert.equal(bad.body.errors[0].path, 'messages[0].attachments[0].token');
+    assert.equal(await countRows(account.accountId, 'messages'), before);
+    assert.equal(await countRows(account.accountId, 'conversations'), 1);
+  });
+});

@@ -218,23 +218,24 @@ export async function loadReplyState(db: Queryable, accountId: string, conversat
     has_contact_message: boolean;
     latest_at: Date | null;
   }>(
-    `with own as (
-       select created_at, seq, type, sub_type, is_offline, is_reply from messages where account_id = $1 and conversation_id = $2
-     ),
-     last_agent as (
-       select created_at, seq from own where type = 'message' and sub_type = 'agent' order by created_at desc, seq desc limit 1
+    `with last_agent as (
+       select created_at, seq from messages
+       where account_id = $1 and conversation_id = $2 and type = 'message' and sub_type = 'agent'
+       order by created_at desc, seq desc limit 1
      ),
      unanswered as (
-       select o.created_at, o.is_offline from own o
-       where o.type = 'message' and o.sub_type = 'contact'
-         and not exists (select 1 from last_agent l where (o.created_at, o.seq) < (l.created_at, l.seq))
+       select m.created_at, m.is_offline from messages m
+       where m.account_id = $1 and m.conversation_id = $2 and m.type = 'message' and m.sub_type = 'contact'
+         and m.created_at >= coalesce((select created_at from last_agent), '-infinity')
+         and not exists (select 1 from last_agent l where (m.created_at, m.seq) < (l.created_at, l.seq))
      )
      select (select min(created_at) from unanswered) as unanswered_since,
             (select coalesce(bool_or(is_offline), false) from unanswered) as unanswered_offline,
             (select count(*) from unanswered) as unanswered,
-            exists (select 1 from own where is_reply) as has_reply,
-            exists (select 1 from own where type = 'message' and sub_type = 'contact') as has_contact_message,
-            (select max(created_at) from own) as latest_at`,
+            exists (select 1 from messages where account_id = $1 and conversation_id = $2 and is_reply) as has_reply,
+            exists (select 1 from messages where account_id = $1 and conversation_id = $2 and type = 'message' and sub_type = 'contact')
+              as has_contact_message,
+            (select max(created_at) from messages where account_id = $1 and conversation_id = $2) as latest_at`,
     [accountId, conversationId],
   );
   const row = rows[0];

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, StringEnum, Timestamp } from '../http/schemas.ts';
-import { AttachmentInput } from '../content/attachments.ts';
+import { AttachmentInput, StoredAttachment } from '../content/attachments.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
@@ -151,7 +151,7 @@ export const Message = Type.Object(
       },
       { additionalProperties: false },
     ),
-    attachments: Type.Array(Type.Object({ type: Type.String() }, { additionalProperties: true })),
+    attachments: Type.Array(StoredAttachment),
     is_reply: Type.Boolean(),
     is_first_reply: Type.Boolean(),
     is_offline: Type.Boolean(),
