@@ -189,6 +189,16 @@ describe('GET /v2/events', { timeout: 30_000 }, () => {
   });
 });
 
+describe('HEAD /v2/events', () => {
+  it('answers with the stream headers only', async () => {
+    const { token } = await newAccountWithStreamToken();
+    const res = await t.client(token).request({ method: 'HEAD', url: '/v2/events' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers['content-type'], 'text/event-stream; charset=utf-8');
+    assert.equal(res.raw.body, '');
+  });
+});
+
 describe('GET /v2/events errors', () => {
   it('rejects an unknown type with 422', async () => {
     const { token } = await newAccountWithStreamToken();

@@ -47,6 +47,11 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
         'x-accel-buffering': 'no',
         'x-request-id': request.id,
       });
+      // HEAD (which Fastify answers with this handler) gets the headers only.
+      if (request.method === 'HEAD') {
+        reply.raw.end();
+        return;
+      }
       // Reconnect after 2 s; the comment flushes the headers so clients see the stream open.
       reply.raw.write('retry: 2000\n: connected\n\n');
 
