@@ -197,6 +197,19 @@ describe('parameters', () => {
     t.clock.reset();
   });
 
+  it('answers the extreme dates it accepts', async () => {
+    for (const [path, parameters, units] of [
+      ['overview', 'interval=week&from=1000-01-01&to=1000-01-10', 2],
+      ['agents', 'interval=month&from=9999-11-15&to=9999-12-31', 0],
+      ['overview', 'interval=week&from=9999-12-20&to=9999-12-31', 2],
+      ['overview', 'to=1000-01-05', 30],
+    ] as const) {
+      const res = await t.client().get(`/stats/${path}?apiKey=${apiKey}&${parameters}`);
+      assert.equal(res.status, 200, `${parameters}: ${JSON.stringify(res.body)}`);
+      assert.equal(Object.keys(res.body.records).length, units, parameters);
+    }
+  });
+
   it('answers other methods with 405', async () => {
     const res = await t.client().delete(`/stats/totals?apiKey=${apiKey}`);
     assert.equal(res.status, 405);
