@@ -325,6 +325,7 @@ describe('counters', () => {
   let w: World & { account: TestAccount };
   let groupId: string;
   let specs: ChatSpec[];
+  let otherApiKey: string;
   const [ann, bob] = [0, 1];
 
   before(async () => {
@@ -360,6 +361,7 @@ describe('counters', () => {
     await build(t, w, specs, NOW);
     // Another tenant's conversation on the same day must not count.
     const other = await world('Europe/Prague', ['Eve']);
+    otherApiKey = other.account.apiKey;
     await build(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], NOW);
   });
 
@@ -442,6 +444,19 @@ describe('counters', () => {
       const agent = w.agentIds.indexOf(String(userId));
       assert.deepEqual(counters, referenceAgent(chats.filter((c) => c.localDay === unitId), agent), `${unitId} ${userId}`);
     }
+  });
+
+  it('shows each account only its own conversations and agents', async () => {
+    const body = await stats('totals', { apiKey: otherApiKey, from: DAY, to: DAY });
+    assert.equal(body.overview.channels, 1);
+    assert.equal(body.overview.completed, 1);
+    assert.deepEqual(
+      body.agents.map((a: { nickname: string; completed: number }) => [a.nickname, a.completed]),
+      [['Eve', 1]],
+    );
+    // Another account's group filters out everything.
+    const foreignGroup = await stats('totals', { apiKey: otherApiKey, from: DAY, to: '2024-03-06', group: groupId });
+    assert.equal(foreignGroup.overview.channels, 0);
   });
 
   it('filters by group', async () => {
