@@ -232,6 +232,45 @@ describe('webhook delivery', () => {
     );
   });
 
+  it('delivers the events of real conversations in commit order per conversation', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const api = t.client(account.token);
+    const contact = await api.post('/v2/contacts', { name: 'Jo' });
+    let stuckId = '';
+    const conversationOf = (e: Envelope) => e.data.conversation?.id ?? e.data.conversation_id;
+    const receiver = await startReceiver(ctx, (body) => (conversationOf(body) === stuckId ? 500 : 200));
+    await createWebhook(ctx, account, receiver.url);
+    const stuck = await api.post('/v2/conversations', { contact_id: contact.body.id, text: 'hello' });
+    const flowing = await api.post('/v2/conversations', { contact_id: contact.body.id, text: 'hi' });
+    assert.equal(stuck.status, 200);
+    assert.equal(flowing.status, 200);
+    stuckId = stuck.body.id;
+    for (const conversation of [stuck.body.id, flowing.body.id]) {
+      assert.equal((await api.post(`/v2/conversations/${conversation}/messages`, { sub_type: 'contact', text: 'more' })).status, 200);
+      assert.equal((await api.patch(`/v2/conversations/${conversation}/close`)).status, 200);
+    }
+    const outbox = async (conversationId: string) =>
+      (
+        await t.db.query<{ id: number }>('select id from events where account_id = $1 and conversation_id = $2 order by id', [
+          account.accountId,
+          conversationId,
+        ])
+      ).rows.map((row) => row.id);
+    const flowingEvents = await outbox(flowing.body.id);
+    const stuckEvents = await outbox(stuck.body.id);
+
+    for (let pass = 0; pass < flowingEvents.length + 1; pass++) await deliverDueWebhooks(t.deps);
+    assert.deepEqual(ids(receiver.delivered()), flowingEvents);
+    assert.equal(receiver.delivered()[0].event, 'conversation.opened');
+    assert.equal(receiver.delivered().at(-1)?.event, 'conversation.closed');
+    assert.equal(receiver.requests.filter((r) => conversationOf(r.body) === stuckId).length, 1);
+
+    stuckId = '';
+    await deliverUntil(() => receiver.delivered().length === flowingEvents.length + stuckEvents.length);
+    assert.deepEqual(ids(receiver.delivered().filter((e) => conversationOf(e) === stuck.body.id)), stuckEvents);
+  });
+
   it('gives an event up after 24 hours of failures, and its conversation moves on', async (ctx) => {
     t.clock.set(new Date());
     const account = await t.account();
