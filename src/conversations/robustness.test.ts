@@ -1,9 +1,10 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
 
-// On PostgreSQL these requests really run in parallel (a pool of connections);
+// Concurrency and arbitrary input. On PostgreSQL parallel requests really run in parallel (a pool of connections);
 // on PGlite they serialise, and the same assertions hold.
 let t: TestApp;
 before(async () => {
@@ -89,5 +90,48 @@ describe('concurrent writes', () => {
       [account.accountId],
     );
     assert.equal(rows[0].n, 1);
+  });
+});
+
+describe('arbitrary input', () => {
+  const value = fc.oneof(
+    fc.string({ maxLength: 20 }),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.constantFrom('contact', 'agent', 'bot', 'note', 'message', 'text', 'image', 'upload', '2026-01-01T00:00:00Z', 'https://e.com/a.png'),
+    fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+    fc.dictionary(fc.constantFrom('type', 'text', 'html', 'url', 'token', 'sub_type', 'content'), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+  );
+  const body = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 5 });
+
+  it('never answers 500 and stores nothing when it rejects', async () => {
+    const account = await t.account();
+    const f = conversationFactory(t, account);
+    const api = t.client(account.token);
+    const contact = await f.contact();
+    const conv = await f.conversation({ text: 'hi' });
+    const stored = async () => {
+      const { rows } = await t.db.query<{ n: number }>(
+        'select (select count(*) from conversations where account_id = $1) + (select count(*) from messages where account_id = $1) as n',
+        [account.accountId],
+      );
+      return rows[0].n;
+    };
+    const createKeys = ['contact_id', 'assigned_ids', 'group_id', 'ext_id', 'variables', 'tags', 'text', 'html', 'messages', 'other'];
+    const messageKeys = ['sub_type', 'agent_id', 'type', 'text', 'html', 'attachments', 'created_at', 'other'];
+    await fc.assert(
+      fc.asyncProperty(body(createKeys), body(messageKeys), fc.array(value, { maxLength: 2 }), async (create, message, imported) => {
+        const before = await stored();
+        const created = await api.post('/v2/conversations', { contact_id: contact.id, ...create, ...(imported.length ? { messages: imported } : {}) });
+        const posted = await api.post(`/v2/conversations/${conv.id}/messages`, message);
+        assert.ok(created.status < 500 && posted.status < 500, JSON.stringify([create, message, created.body, posted.body]));
+        for (const res of [created, posted]) if (res.status !== 200) assert.equal(typeof res.body.code, 'string');
+        const accepted = Number(created.status === 200) + Number(posted.status === 200);
+        if (accepted === 0) assert.equal(await stored(), before);
+      }),
+      { numRuns: 60 },
+    );
   });
 });
