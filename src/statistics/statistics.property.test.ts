@@ -406,3 +406,57 @@ describe('POST /v2/statistics agrees with a reference implementation', () => {
     );
   });
 });
+
+describe('POST /v2/statistics on arbitrary input', () => {
+  it('answers 200 or a 422 naming each problem, never anything else', async () => {
+    const account = await t.account();
+    const junk = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
+    const rangeValue = fc.oneof(
+      junk,
+      fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
+      fc.constantFrom('2024-02-30T00:00:00', '2024-03-31T02:30:00', '2024-01-01T00:00:00+99:99', '0000-01-01T00:00:00', '2024-01-01T00:00:00.5Z'),
+    );
+    const field = fc.oneof(fc.constantFrom(...MESSAGE_FIELDS, ...CONVERSATION_FIELDS), fc.string({ maxLength: 8 }));
+    const entry = fc.record(
+      {
+        name: fc.oneof(fc.constantFrom(...METRICS), junk),
+        range: fc.oneof(fc.record({ from: rangeValue, to: rangeValue }, { requiredKeys: [] }), junk),
+        query: fc.oneof(fc.array(fc.record({ field, value: fc.oneof(junk, fc.array(junk, { maxLength: 3 })) }, { requiredKeys: [] }), { maxLength: 3 }), junk),
+        aggs: fc.oneof(
+          fc.array(
+            fc.record(
+              {
+                type: fc.oneof(fc.constantFrom('date', 'terms'), junk),
+                interval: fc.oneof(fc.constantFrom('day', 'week', 'month', 'year', 'day_of_week', 'hour_of_day'), junk),
+                format: fc.oneof(fc.string({ maxLength: 20 }), fc.constantFrom('[', 'YYYY [W', 'zzz Z X x', 'Do DDDo Wo')),
+                field,
+              },
+              { requiredKeys: [] },
+            ),
+            { maxLength: 4 },
+          ),
+          junk,
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 6 }), entry, { maxKeys: 3 }),
+        fc.oneof(fc.constantFrom(...ZONES), fc.string({ maxLength: 10 })),
+        async (body, zone) => {
+          const res = await t.client(account.token).post(`/v2/statistics?timezone=${encodeURIComponent(zone)}`, body);
+          const context = `${zone} ${JSON.stringify(body)} -> ${res.status} ${JSON.stringify(res.body)}`;
+          assert.ok(res.status === 200 || res.status === 422, context);
+          if (res.status === 422) {
+            assert.equal(res.body.code, 'invalid_arguments', context);
+            assert.ok(res.body.errors.length > 0, context);
+          } else {
+            assert.deepEqual(Object.keys(res.body), Object.keys(body), context);
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});

@@ -577,6 +577,11 @@ describe('POST /v2/statistics: invalid requests', () => {
     ['an unknown time zone', entry({}), [['timezone', 'format', 'query']], 'Mars/Olympus_Mons'],
     ['a POSIX zone spec', entry({}), [['timezone', 'format', 'query']], 'UTC+3'],
     ['a body that is not an object', [1, 2], [['', 'type', 'body']]],
+    [
+      'more than 100 entries',
+      Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`e${i}`, { name: 'new_conversation', range: ALL_TIME }])),
+      [['', 'maxProperties', 'body']],
+    ],
   ];
   for (const [what, body, expected, timezone] of cases) {
     it(`rejects ${what} with a precise 422`, async () => {
@@ -604,6 +609,13 @@ describe('POST /v2/statistics: invalid requests', () => {
     const twice = await stats(account, { a: year, b: year });
     assert.equal(twice.status, 422);
     assert.deepEqual(errorsOf(twice.body), [['b.aggs', 'maxBuckets', 'body']]);
+  });
+
+  it('rejects unknown query parameters', async () => {
+    const { account } = await newAccount();
+    const res = await t.client(account.token).post('/v2/statistics?tz=Europe/Prague', { x: { name: 'new_conversation', range: ALL_TIME } });
+    assert.equal(res.status, 422);
+    assert.deepEqual(errorsOf(res.body), [['tz', 'additionalProperties', 'query']]);
   });
 
   it('accepts an empty body as no entries', async () => {
