@@ -31,6 +31,14 @@ describe('GET/PATCH /v2/account', () => {
     assert.deepEqual((await client.get('/v2/account')).body, res.body);
   });
 
+  it('leaves the account untouched on an empty body', async () => {
+    const account = await t.account();
+    const before = (await t.client(account.token).get('/v2/account')).body;
+    const res = await t.client(account.token).patch('/v2/account', {});
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, before);
+  });
+
   it('rejects a time zone that is not an IANA name and changes nothing', async () => {
     const account = await t.account();
     for (const timezone of ['Mars/Olympus', 'europe/paris ', '+02:00']) {

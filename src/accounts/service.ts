@@ -63,7 +63,8 @@ async function isKnownTimezone(db: Queryable, name: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-export async function updateAccount(db: Db, accountId: string, input: UpdateAccountBody): Promise<Account> {
+export async function updateAccount(db: Queryable, accountId: string, input: UpdateAccountBody): Promise<Account> {
+  if (input.name === undefined && input.timezone === undefined) return getAccount(db, accountId);
   if (input.timezone !== undefined && !(await isKnownTimezone(db, input.timezone))) {
     throw invalidArgument('timezone', 'format', 'must be an IANA time zone name such as Europe/Paris');
   }
