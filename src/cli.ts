@@ -147,14 +147,24 @@ export function buildCli(config: () => Config): Command {
     .option('--role <role>', `one of ${AGENT_ROLES.join(', ')} (default agent)`)
     .option('--group <id>', 'a group of the account; repeat for several', collect)
     .option('--json', 'print the agent record as JSON')
-    .action(async (options: { account: string; email: string; fullName?: string; nickname?: string; role?: string; group?: string[]; json?: boolean }) => {
-      const body = validateBody(
-        CreateAgentBody,
-        given({ email: options.email, full_name: options.fullName, nickname: options.nickname, role: options.role, group_ids: options.group }),
-      );
-      const agent = await withAccount(config(), options.account, (deps) => createAgent(deps, options.account, body));
-      print(agent, Boolean(options.json), `agent ${agent.id} ${agent.email}`);
-    });
+    .action(
+      async (options: {
+        account: string;
+        email: string;
+        fullName?: string;
+        nickname?: string;
+        role?: string;
+        group?: string[];
+        json?: boolean;
+      }) => {
+        const body = validateBody(
+          CreateAgentBody,
+          given({ email: options.email, full_name: options.fullName, nickname: options.nickname, role: options.role, group_ids: options.group }),
+        );
+        const agent = await withAccount(config(), options.account, (deps) => createAgent(deps, options.account, body));
+        print(agent, Boolean(options.json), `agent ${agent.id} ${agent.email}`);
+      },
+    );
 
   program
     .command('group')
@@ -208,7 +218,13 @@ export function buildCli(config: () => Config): Command {
         inactive?: boolean;
         json?: boolean;
       }) => {
-        const trigger = given({ active: options.inactive ? false : undefined, event: options.event, text: options.text, html: options.html, conditions: options.conditions });
+        const trigger = given({
+          active: options.inactive ? false : undefined,
+          event: options.event,
+          text: options.text,
+          html: options.html,
+          conditions: options.conditions,
+        });
         const body = validateBody(CreateBotBody, { name: options.name, trigger });
         const bot = await withAccount(config(), options.account, (deps) => createBot(deps, options.account, body));
         print(bot, Boolean(options.json), `bot ${bot.id} ${bot.name}`);
