@@ -84,14 +84,14 @@ export function benchCases(accountId: string, timeZone: string, endsAt: Date): B
     },
     {
       id: 'nested',
-      title: 'response_time, 1 year: terms group_id > day_of_week > hour_of_day',
+      title: 'response_time, last 30 days: terms group_id > day_of_week > hour_of_day',
       accountId,
       timeZone,
-      ...year,
+      ...month,
       body: {
         response_time: {
           name: 'response_time',
-          range: year,
+          range: month,
           aggs: [
             { type: 'terms', field: 'group_id' },
             { type: 'date', interval: 'day_of_week' },
