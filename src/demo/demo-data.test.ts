@@ -51,6 +51,17 @@ describe('demo-data', () => {
     assert.ok((counts.last as Date) < NOW);
   });
 
+  it('has more traffic on weekdays than at weekends and in office hours than at night', async () => {
+    const [shape] = await rows(`
+      select count(*) filter (where extract(isodow from created_at) <= 5) / 5.0 as per_weekday,
+             count(*) filter (where extract(isodow from created_at) > 5) / 2.0 as per_weekend_day,
+             count(*) filter (where extract(hour from created_at) between 9 and 16) / 8.0 as per_office_hour,
+             count(*) filter (where extract(hour from created_at) < 6) / 6.0 as per_night_hour
+      from conversations where account_id = $1`);
+    assert.ok((shape.per_weekday as number) > 1.5 * (shape.per_weekend_day as number), JSON.stringify(shape));
+    assert.ok((shape.per_office_hour as number) > 4 * (shape.per_night_hour as number), JSON.stringify(shape));
+  });
+
   it('has exactly one first reply in every answered conversation, and it is the earliest reply', async () => {
     const violations = await rows(`
       select c.id, count(*) filter (where m.is_first_reply) as firsts, count(*) filter (where m.is_reply) as replies,
