@@ -199,4 +199,23 @@ describe('demo-data', () => {
     const elsewhere = await t.client((await t.account()).token).get(`/v2/conversations/${sample.id}`);
     assert.equal(elsewhere.status, 404);
   });
+
+  it('answers POST /v2/statistics with the stored replies, closes and ratings', async () => {
+    const all = { from: null, to: null };
+    const res = await t.client(account.token).post('/v2/statistics', {
+      replies: { name: 'response_time', range: all },
+      closed: { name: 'closed_conversation', range: all },
+      ratings: { name: 'conversation_ratings', range: all },
+    });
+    assert.equal(res.status, 200);
+    const [expected] = await rows(`
+      select (select count(*) from messages where account_id = $1 and is_reply) as replies,
+             (select percentile_cont(0.5) within group (order by response_time) from messages where account_id = $1 and is_reply) as median,
+             (select count(*) from conversations where account_id = $1 and status = 'closed') as closed,
+             (select count(*) from conversations where account_id = $1 and rated_at is not null) as ratings`);
+    assert.equal(res.body.replies.count, expected.replies);
+    assert.equal(res.body.replies.value, expected.median);
+    assert.equal(res.body.closed.count, expected.closed);
+    assert.equal(res.body.ratings.count, expected.ratings);
+  });
 });
