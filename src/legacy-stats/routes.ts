@@ -35,11 +35,10 @@ const PARAMETER_RULES: Record<string, string> = {
   apiKey: 'must be a single string',
 };
 
-/** A schema failure as the legacy 400, naming the first parameter at fault. */
-function invalidParameters(error: FastifyError, operation: string): ApiError {
+/** A schema failure as the legacy 400, naming the first parameter at fault (unknown ones were dropped before). */
+function invalidParameters(error: FastifyError): ApiError {
   const [first] = formatValidationErrors(error.validation as never, 'query');
   if (!first || first.path === '') return stats.invalidParameter('parameters', 'must be an object of named parameters');
-  if (first.code === 'additionalProperties') return stats.invalidParameter(first.path, `is not a parameter of ${operation}`);
   return stats.invalidParameter(first.path, PARAMETER_RULES[first.path] ?? first.message);
 }
 
@@ -47,7 +46,7 @@ const MEDIA_TYPE_MESSAGE = 'Unsupported content type; send application/x-www-for
 
 /** The legacy error body, `{success:false, error:{code, message}}`, for every failure on these routes. */
 function sendLegacyError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const apiError = error.validation ? invalidParameters(error, request.routeOptions.url ?? request.url) : toApiError(error);
+  const apiError = error.validation ? invalidParameters(error) : toApiError(error);
   if (!apiError || apiError.status >= 500) request.log.error({ err: error }, apiError ? 'request failed' : 'unexpected error');
   if (!apiError) {
     return reply.code(500).send({
@@ -93,11 +92,20 @@ const isParameterObject = (value: unknown): value is Record<string, unknown> =>
 /**
  * Legacy clients send parameters as a query string, a form or JSON, and often send
  * unset ones empty: merge them (the body wins) and drop empty values, so both
- * methods validate the same parameters.
+ * methods validate the same parameters. Parameters the operation does not know are
+ * dropped too: integrations send one parameter set to all three paths (`interval`
+ * on totals) or add cache-busting ones, and must keep working.
  */
-function collectParameters(request: FastifyRequest): Record<string, unknown> {
+function collectParameters(request: FastifyRequest, known: ReadonlySet<string>): Record<string, unknown> {
   const merged = { ...(request.query as object), ...(isParameterObject(request.body) ? request.body : {}) };
-  return Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== '' && value !== null));
+  return Object.fromEntries(Object.entries(merged).filter(([name, value]) => known.has(name) && value !== '' && value !== null));
+}
+
+/** The parameter names the route's schema declares (the same for GET and POST). */
+function knownParameters(request: FastifyRequest): ReadonlySet<string> {
+  const schema = request.routeOptions.schema;
+  const parameters = (request.method === 'POST' ? schema?.body : schema?.querystring) as TObject | undefined;
+  return new Set(Object.keys(parameters?.properties ?? {}));
 }
 
 export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
@@ -107,7 +115,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
 
   // The apiKey is checked before validation (DECISIONS 1): a bad parameter from a caller without a key gets 401.
   app.addHook('preValidation', async (request) => {
-    const parameters = collectParameters(request);
+    const parameters = collectParameters(request, knownParameters(request));
     request.legacyAccount = await stats.authenticate(deps, parameters.apiKey);
     if (request.body !== undefined && !isParameterObject(request.body)) {
       throw stats.invalidParameter('body', 'must be an object of named parameters');
@@ -144,7 +152,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   ];
 
   for (const { path, summary, description, parameters, response, run } of operations) {
-    const doc = { summary, description: `${description} Authenticated by the apiKey parameter.`, parameters, response };
+    const doc = { summary, description: `${description} Authenticated by the apiKey parameter; unknown parameters are ignored.`, parameters, response };
     const handle = async (request: FastifyRequest, input: unknown) => ({
       success: true as const,
       ...(await run(deps, request.legacyAccount as stats.LegacyAccount, input as Parameters)),
