@@ -21,7 +21,13 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
   too_many_requests: 'Rate limit exceeded; retry later',
 };
 
-/** Every failure becomes an error_payload here, and only here. */
+/**
+ * Maps any failure to the ApiError it answers with, or undefined when it is
+ * unexpected (a 500). The app's error handler below sends it as error_payload;
+ * the legacy export (src/legacy-stats/routes.ts) reuses this mapping but sends
+ * its own `{success:false, error}` body, and the upload routes rewrite a 413
+ * before passing it on here.
+ */
 export function toApiError(error: FastifyError | ApiError): ApiError | undefined {
   if (error instanceof ApiError) return error;
   if (error.validation) return invalidArguments(error.validation as never, locationOf(error.validationContext));
