@@ -513,6 +513,18 @@ describe('counters', () => {
     );
   });
 
+  it('counts an agent only over chats: a conversation the contact never wrote in is not one', async () => {
+    const quiet = await world('UTC', ['Dan']);
+    t.clock.set('2024-03-05T10:00:00Z');
+    const conversation = await quiet.factory.conversation({ contact_id: quiet.contactIds[0] });
+    await quiet.factory.message(conversation.id, { sub_type: 'bot', text: 'Need help?' });
+    await quiet.factory.message(conversation.id, { sub_type: 'agent', agent_id: quiet.agentIds[0], text: 'Hello?' });
+    t.clock.reset();
+    const body = await stats('totals', { apiKey: quiet.account.apiKey, from: '2024-03-05', to: '2024-03-05' });
+    assert.deepEqual([body.overview.channels, body.overview.chats, body.overview.triggered], [1, 0, 1]);
+    assert.deepEqual(body.agents, [{ userId: Number(quiet.agentIds[0]), nickname: 'Dan', ...ZERO_AGENT }]);
+  });
+
   it('answers GET and POST alike', async () => {
     for (const path of ['totals', 'overview', 'agents']) {
       const parameters = { from: '2024-03-04', to: '2024-03-06', ...(path === 'totals' ? {} : { interval: 'week' }) };

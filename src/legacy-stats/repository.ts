@@ -131,9 +131,11 @@ const rowCtes = (labels: string) => `
     from agents a
     where a.account_id = $1 and (a.deleted_at is null or a.id in (select agent_id from agent_replies))
   ),
+  -- Per agent over the chats it wrote in: a conversation the contact never wrote in is none (its triggered does not count).
   agent_counts as (
     select c.unit_start, x.agent_id, ${CHAT_COUNTERS}, ${REPLY_SUMS}
     from agent_replies x join classified c on c.id = x.conversation_id
+    where c.is_chat
     group by c.unit_start, x.agent_id
   ),
   agent_rows as (

@@ -189,7 +189,7 @@ export function referenceOverview(chats: Classified[]) {
 
 export function referenceAgent(chats: Classified[], agent: number) {
   return chatCounters(
-    chats.filter((c) => c.writers.has(agent)),
+    chats.filter((c) => c.isChat && c.writers.has(agent)),
     agent,
   );
 }
