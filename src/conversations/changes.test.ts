@@ -161,6 +161,21 @@ describe('assign and unassign', () => {
     assert.deepEqual(events, [{ conversation_id: conv.id, agent_id: agent.id, unassignee_id: agent.id, _conversation_id: conv.id }]);
   });
 
+  it('unassigns an agent deleted while assigned; a deleted agent cannot act', async () => {
+    const { f, api } = await setup();
+    const [boss, leaver] = [await f.agent(), await f.agent()];
+    const conv = await f.conversation({ text: 'hi', assigned_ids: [leaver.id, boss.id] });
+    assert.equal((await api.delete(`/v2/agents/${leaver.id}`)).status, 200);
+    const res = await api.patch(`/v2/conversations/${conv.id}/unassign`, { agent_id: boss.id, unassignee_id: leaver.id });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.assigned_ids, [boss.id]);
+    const again = await api.patch(`/v2/conversations/${conv.id}/unassign`, { agent_id: boss.id, unassignee_id: leaver.id });
+    assert.deepEqual([again.status, again.body.code], [422, 'agent_not_found']);
+    const byLeaver = await api.patch(`/v2/conversations/${conv.id}/unassign`, { agent_id: leaver.id, unassignee_id: boss.id });
+    assert.deepEqual([byLeaver.status, byLeaver.body.code], [422, 'agent_not_found']);
+    assert.deepEqual((await api.get(`/v2/conversations/${conv.id}`)).body.assigned_ids, [boss.id]);
+  });
+
   it('answers each error exactly and changes nothing', async () => {
     const { account, f, api } = await setup();
     const agent = await f.agent();

@@ -510,8 +510,10 @@ export async function unassignAgent(
   const now = deps.now();
   return deps.db.transaction(async (tx) => {
     const conv = await requireConversation(tx, accountId, conversationId, true);
-    await requireAgents(tx, accountId, unique([body.agent_id, body.unassignee_id]));
+    await requireAgents(tx, accountId, [body.agent_id]);
+    // An agent deleted while assigned stays unassignable; anyone else must be a live agent.
     if (!conv.assigned_ids.includes(body.unassignee_id)) {
+      await requireAgents(tx, accountId, [body.unassignee_id]);
       throw new ApiError(422, 'invalid_parameters', `Agent ${body.unassignee_id} is not assigned to conversation ${conversationId}`);
     }
     conv.assigned_ids = conv.assigned_ids.filter((id) => id !== body.unassignee_id);
