@@ -573,6 +573,10 @@ describe('paths: POST /v2/conversations/{id}/paths', () => {
       const res = await api.post(`/v2/conversations/${conv.id}/paths`, { url: 'javascript:alert(1)' });
       assert.equal(res.status, 422);
       assert.deepEqual(errorPaths(res.body), [['url', 'pattern', 'body']]);
+      const unparsable = await api.post(`/v2/conversations/${conv.id}/paths`, { url: 'http://[::1/cart' });
+      assert.equal(unparsable.status, 422);
+      assert.deepEqual(errorPaths(unparsable.body), [['url', 'format', 'body']]);
+      assert.equal((await f.get(conv.id)).paths.length, 2);
     } finally {
       t.clock.reset();
     }

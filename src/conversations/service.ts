@@ -358,11 +358,13 @@ export async function addPath(
   body: { url: string; title?: string | null },
 ): Promise<Path> {
   const now = deps.now();
+  const host = hostOf(body.url);
+  if (host === null) throw invalidArgument('url', 'format', 'must be a valid http or https URL');
   return deps.db.transaction(async (tx) => {
     const conv = await requireConversation(tx, accountId, conversationId, true);
     const path = await repo.insertPath(tx, accountId, conversationId, { url: body.url, title: body.title ?? null, created_at: now });
     if (conv.domain === null) {
-      conv.domain = hostOf(body.url);
+      conv.domain = host;
       conv.updated_at = now;
       await repo.saveConversation(tx, accountId, conv);
     }
@@ -370,7 +372,7 @@ export async function addPath(
   });
 }
 
-/** Lower-case host of an http(s) URL; the schema has checked the scheme and that a host follows. */
+/** Lower-case host of an http(s) URL (the schema has checked the scheme); null when the URL does not parse. */
 function hostOf(url: string): string | null {
   try {
     return new URL(url).hostname.toLowerCase() || null;
