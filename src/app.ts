@@ -6,7 +6,7 @@ import scalar from '@scalar/fastify-api-reference';
 import type { Deps } from './deps.ts';
 import { randomString, sha256 } from './ids.ts';
 import { ApiError, ErrorPayload } from './http/errors.ts';
-import { installErrorHandling, routePattern } from './http/error-handler.ts';
+import { frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
 import { installAuth } from './auth/hook.ts';
 import { TokenVerifier } from './auth/tokens.ts';
@@ -15,8 +15,8 @@ import { healthRoutes } from './health/routes.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
-import { groupRoutes } from './groups/routes.ts';
-import { tagRoutes } from './tags/routes.ts';
+import { namedResourceRoutes } from './named-resources/routes.ts';
+import { GROUPS, TAGS } from './named-resources/schema.ts';
 import { botRoutes } from './bots/routes.ts';
 import { contactRoutes } from './contacts/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
@@ -28,6 +28,7 @@ import { legacyStatsRoutes } from './legacy-stats/routes.ts';
 
 export const API_VERSION = '2.6.0';
 const BODY_LIMIT = 1024 * 1024;
+const PATH_PARAMETER_LIMIT = 2048;
 
 export interface BuildAppOptions {
   /** pino logger options; tests pass `false`. */
@@ -47,7 +48,9 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       return typeof incoming === 'string' && /^[\w.:-]{1,64}$/.test(incoming) ? incoming : `req_${randomString(16)}`;
     },
     ajv: { customOptions: { allErrors: true, removeAdditional: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters reach validation (422, location path) rather than the router's 414 at 100 characters.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAMETER_LIMIT },
+    frameworkErrors: frameworkErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -123,8 +126,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       await v2.register(agentRoutes, { deps });
       await v2.register(accountRoutes, { deps });
       await v2.register(tokenRoutes, { deps });
-      await v2.register(groupRoutes, { deps });
-      await v2.register(tagRoutes, { deps });
+      await v2.register(namedResourceRoutes(GROUPS), { deps });
+      await v2.register(namedResourceRoutes(TAGS), { deps });
       await v2.register(botRoutes, { deps });
       await v2.register(contactRoutes, { deps });
       await v2.register(conversationRoutes, { deps });

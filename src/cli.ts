@@ -12,10 +12,8 @@ import { ApiError } from './http/errors.ts';
 import { validateBody } from './http/validation.ts';
 import { AGENT_ROLES, CreateAgentBody } from './agents/schema.ts';
 import { createAgent } from './agents/service.ts';
-import { CreateGroupBody } from './groups/schema.ts';
-import { createGroup } from './groups/service.ts';
-import { CreateTagBody } from './tags/schema.ts';
-import { createTag } from './tags/service.ts';
+import { CreateNamedResourceBody, GROUPS, TAGS } from './named-resources/schema.ts';
+import { createNamed } from './named-resources/service.ts';
 import { CreateBotBody, TRIGGER_EVENTS } from './bots/schema.ts';
 import { createBot } from './bots/service.ts';
 import { registerDemoCommands } from './demo/cli.ts';
@@ -166,33 +164,21 @@ export function buildCli(config: () => Config): Command {
       },
     );
 
-  program
-    .command('group')
-    .description('manage groups')
-    .command('add')
-    .description('create a group (like POST /v2/groups)')
-    .requiredOption('--account <id>', 'account id')
-    .requiredOption('--name <name>', 'group name')
-    .option('--json', 'print the group record as JSON')
-    .action(async (options: { account: string; name: string; json?: boolean }) => {
-      const body = validateBody(CreateGroupBody, { name: options.name });
-      const group = await withAccount(config(), options.account, (deps) => createGroup(deps, options.account, body));
-      print(group, Boolean(options.json), `group ${group.id} ${group.name}`);
-    });
-
-  program
-    .command('tag')
-    .description('manage tags')
-    .command('add')
-    .description('create a tag (like POST /v2/tags)')
-    .requiredOption('--account <id>', 'account id')
-    .requiredOption('--name <name>', 'tag name')
-    .option('--json', 'print the tag record as JSON')
-    .action(async (options: { account: string; name: string; json?: boolean }) => {
-      const body = validateBody(CreateTagBody, { name: options.name });
-      const tag = await withAccount(config(), options.account, (deps) => createTag(deps, options.account, body));
-      print(tag, Boolean(options.json), `tag ${tag.id} ${tag.name}`);
-    });
+  for (const kind of [GROUPS, TAGS]) {
+    program
+      .command(kind.singular)
+      .description(`manage ${kind.plural}`)
+      .command('add')
+      .description(`create a ${kind.singular} (like POST /v2/${kind.plural})`)
+      .requiredOption('--account <id>', 'account id')
+      .requiredOption('--name <name>', `${kind.singular} name`)
+      .option('--json', `print the ${kind.singular} record as JSON`)
+      .action(async (options: { account: string; name: string; json?: boolean }) => {
+        const body = validateBody(CreateNamedResourceBody, { name: options.name });
+        const created = await withAccount(config(), options.account, (deps) => createNamed(deps, kind, options.account, body));
+        print(created, Boolean(options.json), `${kind.singular} ${created.id} ${created.name}`);
+      });
+  }
 
   program
     .command('bot')

@@ -123,3 +123,33 @@ describe('POST /v2/bots and GET /v2/bots/{id}/trigger', () => {
     assert.deepEqual(create.body, { code: 'forbidden', message: 'Missing scope account:manage' });
   });
 });
+
+describe('DELETE /v2/bots/{id}', () => {
+  it('deletes the bot with its trigger, then answers 404; another account’s bot is not found and stays', async () => {
+    const account = await t.account();
+    const other = await t.account();
+    const client = t.client(account.token);
+    const kept = (await client.post('/v2/bots', { name: 'Kept' })).body;
+    const doomed = (await client.post('/v2/bots', { name: 'Doomed' })).body;
+    const theirs = (await t.client(other.token).post('/v2/bots', { name: 'Theirs' })).body;
+
+    const res = await client.delete(`/v2/bots/${doomed.id}`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { ok: true });
+    assert.deepEqual((await client.get('/v2/bots')).body, { bots: [kept] });
+    assert.equal((await client.get(`/v2/bots/${doomed.id}/trigger`)).status, 404);
+    assert.deepEqual((await client.delete(`/v2/bots/${doomed.id}`)).body, { code: 'not_found', message: `Bot ${doomed.id} not found` });
+
+    assert.equal((await client.delete(`/v2/bots/${theirs.id}`)).status, 404);
+    assert.equal((await t.client(other.token).get(`/v2/bots/${theirs.id}/trigger`)).status, 200);
+  });
+
+  it('needs account:manage', async () => {
+    const account = await t.account();
+    const bot = (await t.client(account.token).post('/v2/bots', { name: 'B' })).body;
+    const res = await t.client(await t.token(account, ['bots:read'])).delete(`/v2/bots/${bot.id}`);
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope account:manage' });
+    assert.equal((await t.client(account.token).get(`/v2/bots/${bot.id}/trigger`)).status, 200);
+  });
+});

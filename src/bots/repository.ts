@@ -35,6 +35,12 @@ export async function listBots(db: Queryable, accountId: string): Promise<Bot[]>
   return rows.map(toBot);
 }
 
+/** Returns whether the bot existed. Messages it sent keep its id as their trigger_id. */
+export async function deleteBot(db: Queryable, accountId: string, botId: string): Promise<boolean> {
+  const { rowCount } = await db.query('delete from bots where account_id = $1 and id = $2', [accountId, botId]);
+  return rowCount === 1;
+}
+
 export async function findTrigger(db: Queryable, accountId: string, botId: string): Promise<BotTrigger | null> {
   const { rows } = await db.query<{
     id: string;

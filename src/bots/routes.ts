@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
-import { IdParams } from '../http/schemas.ts';
+import { IdParams, OkResponse } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
 import { Bot, BotList, BotTrigger, CreateBotBody } from './schema.ts';
 import * as bots from './service.ts';
@@ -23,5 +23,22 @@ export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     '/bots',
     route({ summary: 'List bots', tags: ['Management'], scope: 'account:manage', response: BotList }),
     async (request) => ({ bots: await bots.listBots(deps, callerOf(request).accountId) }),
+  );
+
+  app.delete(
+    '/bots/:id',
+    route({
+      summary: 'Delete a bot with its trigger',
+      description: 'Messages the bot sent keep its id.',
+      tags: ['Management'],
+      scope: 'account:manage',
+      params: IdParams,
+      response: OkResponse,
+      errors: [404],
+    }),
+    async (request) => {
+      await bots.deleteBot(deps, callerOf(request).accountId, request.params.id);
+      return { ok: true as const };
+    },
   );
 };

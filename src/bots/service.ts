@@ -32,3 +32,8 @@ export async function getTrigger(deps: BotDeps, accountId: string, botId: string
   if (!trigger) throw notFound(`Bot ${botId}`);
   return trigger;
 }
+
+/** Management: the bot and its trigger go; messages it sent keep naming it. */
+export async function deleteBot(deps: BotDeps, accountId: string, botId: string): Promise<void> {
+  if (!(await repo.deleteBot(deps.db, accountId, botId))) throw notFound(`Bot ${botId}`);
+}

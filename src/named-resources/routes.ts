@@ -1,0 +1,51 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { callerOf } from '../auth/hook.ts';
+import { route } from '../http/route.ts';
+import { IdParams, OkResponse } from '../http/schemas.ts';
+import type { Deps } from '../deps.ts';
+import { CreateNamedResourceBody, NamedResource, NamedResourceList, type NamedResourceKind } from './schema.ts';
+import * as named from './service.ts';
+
+const tags = ['Management'];
+
+/** POST, GET and DELETE for one kind (`/groups`, `/tags`), scope account:manage. */
+export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsyncTypebox<{ deps: Deps }> {
+  const path = `/${kind.plural}`;
+  return async (app, { deps }) => {
+    app.post(
+      path,
+      route({
+        summary: `Create a ${kind.singular}`,
+        description: kind.purpose,
+        tags,
+        scope: 'account:manage',
+        body: CreateNamedResourceBody,
+        response: NamedResource(kind),
+      }),
+      async (request) => named.createNamed(deps, kind, callerOf(request).accountId, request.body),
+    );
+
+    app.get(
+      path,
+      route({ summary: `List ${kind.plural}`, tags, scope: 'account:manage', response: NamedResourceList(kind) }),
+      async (request) => ({ [kind.plural]: await named.listNamed(deps, kind, callerOf(request).accountId) }),
+    );
+
+    app.delete(
+      `${path}/:id`,
+      route({
+        summary: `Delete a ${kind.singular}`,
+        description: 'Records that name it keep its id; new references to it are refused as unknown.',
+        tags,
+        scope: 'account:manage',
+        params: IdParams,
+        response: OkResponse,
+        errors: [404],
+      }),
+      async (request) => {
+        await named.deleteNamed(deps, kind, callerOf(request).accountId, request.params.id);
+        return { ok: true as const };
+      },
+    );
+  };
+}

@@ -1,0 +1,22 @@
+import type { Deps } from '../deps.ts';
+import { notFound } from '../http/errors.ts';
+import type { CreateNamedResourceBody, NamedResource, NamedResourceKind } from './schema.ts';
+import * as repo from './repository.ts';
+
+type NamedDeps = Pick<Deps, 'db'>;
+
+export function createNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string, input: CreateNamedResourceBody): Promise<NamedResource> {
+  return repo.insertNamed(deps.db, kind, accountId, input.name);
+}
+
+export function listNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {
+  return repo.listNamed(deps.db, kind, accountId);
+}
+
+/**
+ * Conversations, messages and statistics that name it keep its id (history
+ * stays as it was); new references to it are refused as unknown.
+ */
+export async function deleteNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string, id: string): Promise<void> {
+  if (!(await repo.deleteNamed(deps.db, kind, accountId, id))) throw notFound(`${kind.label} ${id}`);
+}
