@@ -4,7 +4,7 @@ import { Timestamp } from '../http/schemas.ts';
 export const Account = Type.Object(
   {
     id: Type.String({ description: '`ac` + 12 characters' }),
-    name: Type.String(),
+    name: Type.String({ description: 'Display name' }),
     timezone: Type.String({ description: 'IANA time zone of the legacy statistics export' }),
     created_at: Timestamp,
     updated_at: Timestamp,
@@ -15,7 +15,7 @@ export type Account = Static<typeof Account>;
 
 export const UpdateAccountBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name' })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA name such as `Europe/Paris` (else 422, code `format`)' })),
   },
   { additionalProperties: false },

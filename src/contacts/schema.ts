@@ -4,12 +4,12 @@ import { Nullable, Timestamp } from '../http/schemas.ts';
 export const Contact = Type.Object(
   {
     id: Type.String({ description: '`ct` + 12 characters', examples: ['ctH2vN8sLq0Yw5'] }),
-    email: Nullable(Type.String()),
+    email: Nullable(Type.String({ description: 'E-mail address; null when not given' })),
     identity_id: Nullable(Type.String({ description: "The caller's own id for this person, unique per account" })),
-    name: Nullable(Type.String()),
-    phone: Nullable(Type.String()),
+    name: Nullable(Type.String({ description: 'Name; null when not given' })),
+    phone: Nullable(Type.String({ description: 'Phone number, as given; null when not given' })),
     created_at: Timestamp,
-    updated_at: Timestamp,
+    updated_at: { ...Timestamp, description: 'Last change; decides which of several e-mail matches /contacts/find returns' },
   },
   { title: 'contact_response' },
 );
@@ -21,8 +21,8 @@ export const CreateContactBody = Type.Object(
     identity_id: Type.Optional(
       Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique per account (a second use: 422 code `unique`)' })),
     ),
-    name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-    phone: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 255, description: 'Name' }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'Phone number, stored as given' }))),
   },
   { additionalProperties: false },
 );

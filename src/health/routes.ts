@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.ts';
 import type { Deps } from '../deps.ts';
 
 const tags = ['Operations'];
-const Health = Type.Object({ status: Type.Literal('ok') });
+const Health = Type.Object({ status: Type.Literal('ok', { description: 'Always `ok`; a failure answers with an error status instead' }) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get('/healthz', route({ summary: 'The process is alive', tags, response: Health }), async () => ({ status: 'ok' as const }));

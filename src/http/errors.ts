@@ -29,8 +29,10 @@ export const ErrorItem = Type.Object(
   {
     path: Type.String({ description: 'Where the problem is, from the root: `messages[0].sub_type`' }),
     code: Type.String({ description: 'The rule that failed: `enum`, `required`, `type`, `unique`, ...' }),
-    message: Type.String(),
-    location: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path')]),
+    message: Type.String({ description: 'The problem as a sentence naming the path' }),
+    location: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path')], {
+      description: 'Which part of the request: `body`, `query` or `path`',
+    }),
   },
   { additionalProperties: false },
 );

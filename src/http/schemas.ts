@@ -12,9 +12,12 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO-8601 UTC with milliseconds' });
 
-export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
+export const IdParams = Type.Object(
+  { id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of the resource, as returned when it was created' }) },
+  { additionalProperties: false },
+);
 
-export const OkResponse = Type.Object({ ok: Type.Literal(true) }, { title: 'ok_response' });
+export const OkResponse = Type.Object({ ok: Type.Literal(true, { description: 'Always true: the operation succeeded' }) }, { title: 'ok_response' });
 
 /** ISO-8601 UTC with milliseconds, as every response carries timestamps (DECISIONS). */
 export function iso(value: Date | null | undefined): string | null {

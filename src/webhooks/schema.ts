@@ -21,8 +21,8 @@ export const CreateWebhookBody = Type.Object(
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
 const webhookFields = {
-  id: Type.String({ examples: ['whK3mS0q9ZbX1a'] }),
-  url: Type.String(),
+  id: Type.String({ description: '`wh` + 12 characters', examples: ['whK3mS0q9ZbX1a'] }),
+  url: Type.String({ description: 'Where the events are POSTed' }),
   events: Nullable(EventTypes),
   created_at: Timestamp,
 };
@@ -36,11 +36,11 @@ export const CreatedWebhook = Type.Object(
 );
 export type CreatedWebhook = Static<typeof CreatedWebhook>;
 
-export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook) });
+export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook, { description: "The account's webhooks, oldest first; secrets are never listed" }) });
 
 export const DeliveryAttempt = Type.Object(
   {
-    event_id: Type.Integer(),
+    event_id: Type.Integer({ description: 'The delivered event (its `id` in the envelope)' }),
     event: Type.String({ description: 'The event type' }),
     attempt: Type.Integer({ description: '1 for the first try of this event, 2 for its first retry, ...' }),
     status_code: Nullable(Type.Integer({ description: 'The receiver\'s HTTP status; null when none came' })),
