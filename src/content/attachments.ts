@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
-import { StringEnum } from '../http/schemas.ts';
+import { Nullable, StringEnum } from '../http/schemas.ts';
 import { sha256 } from '../ids.ts';
 import { findLiveUploadsByTokenHash } from '../uploads/repository.ts';
 import { uploadContentPath } from '../uploads/service.ts';
@@ -11,19 +11,19 @@ type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
 const Action = Type.Object(
   {
-    type: StringEnum(['open_url']),
-    title: Type.String(),
-    value: Type.String({ format: 'uri', pattern: '^https?://', description: 'Starts with http:// or https://' }),
+    type: StringEnum(['open_url'], { description: 'Always `open_url`' }),
+    title: Type.String({ description: 'Button label' }),
+    value: Type.String({ format: 'uri', pattern: '^https?://', description: 'URL to open; starts with http:// or https://' }),
   },
   { additionalProperties: false },
 );
 
 const CarouselItem = Type.Object(
   {
-    title: Type.String({ maxLength: 100 }),
-    description: Type.Optional(Type.String({ maxLength: 1024 })),
-    price: Type.Optional(Type.String({ maxLength: 32, description: 'Pre-formatted by the caller, not computed' })),
-    image: Type.Optional(Type.String()),
+    title: Type.String({ maxLength: 100, description: 'Card title, at most 100 characters' }),
+    description: Type.Optional(Type.String({ maxLength: 1024, description: 'Card text, at most 1024 characters' })),
+    price: Type.Optional(Type.String({ maxLength: 32, description: 'At most 32 characters, pre-formatted by the caller, not computed' })),
+    image: Type.Optional(Type.String({ description: 'URL of the card image' })),
     actions: Type.Array(Action, { minItems: 1, maxItems: 1, description: 'Exactly one open_url action' }),
   },
   { additionalProperties: false },
@@ -52,13 +52,13 @@ export type AttachmentInput = Static<typeof AttachmentInput>;
 /** An attachment as stored on a message and returned in responses. */
 export const StoredAttachment = Type.Object(
   {
-    type: StringEnum(ATTACHMENT_TYPES),
+    type: StringEnum(ATTACHMENT_TYPES, { description: 'attachment_type: image, file, upload or template' }),
     url: Type.Optional(Type.String({ description: 'image/file: as given; upload: the download route' })),
-    file_name: Type.Optional(Type.String()),
-    file_type: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+    file_name: Type.Optional(Type.String({ description: 'image/file: as given or the last path segment of url; upload: the uploaded name' })),
+    file_type: Type.Optional(Nullable(Type.String({ description: 'MIME type: image/file as given (else null); upload: as uploaded' }))),
     size: Type.Optional(Type.Integer({ description: 'upload: bytes' })),
-    layout: Type.Optional(StringEnum(['carousel'])),
-    items: Type.Optional(Type.Array(CarouselItem)),
+    layout: Type.Optional(StringEnum(['carousel'], { description: 'template: `carousel`' })),
+    items: Type.Optional(Type.Array(CarouselItem, { description: 'template: the carousel cards' })),
   },
   { title: 'stored_attachment' },
 );

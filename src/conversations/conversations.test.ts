@@ -627,3 +627,29 @@ describe('attachments on messages', () => {
     assert.equal(await countRows(account.accountId, 'conversations'), 1);
   });
 });
+
+describe('OpenAPI', () => {
+  it('describes every field of the conversation, message and upload requests and responses', async () => {
+    const doc = (await t.client().get('/v2/openapi.json')).body;
+    const undescribed: string[] = [];
+    const walk = (schema: Json | undefined, at: string): void => {
+      if (!schema || typeof schema !== 'object') return;
+      for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
+        if (!property.description) undescribed.push(`${at}.${name}`);
+        walk(property, `${at}.${name}`);
+      }
+      walk(schema.items, `${at}[]`);
+    };
+    for (const [path, operations] of Object.entries<Json>(doc.paths)) {
+      if (!/^\/v2\/(conversations|uploads)/.test(path)) continue;
+      for (const [method, operation] of Object.entries<Json>(operations)) {
+        for (const parameter of operation.parameters ?? []) {
+          if (!parameter.description && !parameter.schema?.description) undescribed.push(`${method} ${path} ${parameter.name}`);
+        }
+        walk(operation.requestBody?.content?.['application/json']?.schema, `${method} ${path} body`);
+        walk(operation.responses?.['200']?.content?.['application/json']?.schema, `${method} ${path} 200`);
+      }
+    }
+    assert.deepEqual(undescribed, []);
+  });
+});

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum, Timestamp } from '../http/schemas.ts';
+import { Nullable, StringEnum } from '../http/schemas.ts';
 import { AttachmentInput, StoredAttachment } from '../content/attachments.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -14,15 +14,21 @@ export const Variables = Type.Unsafe<Record<string, string | number | boolean>>(
 });
 export type Variables = Static<typeof Variables>;
 
-const Attachments = Type.Array(AttachmentInput, { maxItems: 5 });
+const GroupId = Nullable(
+  Type.String({ minLength: 1, maxLength: 64, description: 'Routes it to (makes it visible only to) agents of this group; unknown: 422 group_not_found' }),
+);
+const ExtId = Nullable(Type.String({ minLength: 1, maxLength: 255, description: "The caller's own id, unique per account, for GET /conversations/find" }));
+const Tags = Type.Array(Id, { maxItems: 100, description: 'Tag ids (unknown: 422 tag_not_found)' });
+
+const Attachments = Type.Array(AttachmentInput, { maxItems: 5, description: 'At most 5 attachments' });
 
 const ImportedContent = Type.Object(
   {
-    type: StringEnum<'text'>(['text'], { default: 'text' }),
-    text: Type.Optional(Nullable(Type.String())),
-    html: Type.Optional(Nullable(Type.String({ description: 'Only a and br survive; links only http, https, mailto' }))),
+    type: StringEnum<'text'>(['text'], { default: 'text', description: 'Always `text` (the default)' }),
+    text: Type.Optional(Nullable(Type.String({ description: 'Plain text; text or html is required' }))),
+    html: Type.Optional(Nullable(Type.String({ description: 'HTML, sanitised: only a and br survive; links only http, https, mailto' }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'The message content' },
 );
 
 export const ImportedMessage = Type.Object(
@@ -30,7 +36,7 @@ export const ImportedMessage = Type.Object(
     sub_type: StringEnum(['contact', 'bot'] as const, { description: 'Imported messages come from a contact or a bot' }),
     content: ImportedContent,
     attachments: Type.Optional(Attachments),
-    created_at: Type.Optional(Type.String({ format: 'date-time', description: 'Not in the future; missing: now' })),
+    created_at: Type.Optional(Type.String({ format: 'date-time', description: 'When it was written (RFC 3339 with a zone); not in the future; missing: now' })),
   },
   { additionalProperties: false },
 );
@@ -38,12 +44,12 @@ export type ImportedMessage = Static<typeof ImportedMessage>;
 
 export const CreateConversationBody = Type.Object(
   {
-    contact_id: Id,
-    assigned_ids: Type.Optional(Type.Array(Id, { maxItems: 100 })),
-    group_id: Type.Optional(Nullable(Id)),
-    ext_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    contact_id: Type.String({ ...Id, description: 'The contact it is with (unknown: 422 contact_not_found)' }),
+    assigned_ids: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'Agents assigned at creation (unknown: 422 agent_not_found)' })),
+    group_id: Type.Optional(GroupId),
+    ext_id: Type.Optional(ExtId),
     variables: Type.Optional(Variables),
-    tags: Type.Optional(Type.Array(Id, { maxItems: 100 })),
+    tags: Type.Optional(Tags),
     text: Type.Optional(Type.String({ description: 'Plain text of a single message' })),
     html: Type.Optional(Type.String({ description: 'HTML of a single message; sanitised to a and br' })),
     messages: Type.Optional(Type.Array(ImportedMessage, { minItems: 1, maxItems: 1000, description: 'Messages to import' })),
@@ -54,10 +60,10 @@ export type CreateConversationBody = Static<typeof CreateConversationBody>;
 
 export const UpdateConversationBody = Type.Object(
   {
-    group_id: Type.Optional(Nullable(Id)),
-    tags: Type.Optional(Type.Array(Id, { maxItems: 100 })),
+    group_id: Type.Optional(GroupId),
+    tags: Type.Optional(Tags),
     variables: Type.Optional(Variables),
-    ext_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 255 }))),
+    ext_id: Type.Optional(ExtId),
   },
   { additionalProperties: false },
 );
@@ -81,11 +87,15 @@ export const UnassignBody = Type.Object(
 
 export const NewMessageBody = Type.Object(
   {
-    sub_type: StringEnum(['contact', 'agent', 'bot'] as const),
-    agent_id: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'Required for sub_type agent' }))),
-    type: Type.Optional(StringEnum<'message' | 'note'>(['message', 'note'], { default: 'message' })),
-    text: Type.Optional(Nullable(Type.String())),
-    html: Type.Optional(Nullable(Type.String())),
+    sub_type: StringEnum(['contact', 'agent', 'bot'] as const, { description: 'Who writes it' }),
+    agent_id: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'The writing agent: required for sub_type agent, not allowed otherwise' })),
+    ),
+    type: Type.Optional(
+      StringEnum<'message' | 'note'>(['message', 'note'], { default: 'message', description: '`note`: internal, neither asks nor answers' }),
+    ),
+    text: Type.Optional(Nullable(Type.String({ description: 'Plain text; text, html or an attachment is required' }))),
+    html: Type.Optional(Nullable(Type.String({ description: 'HTML, sanitised: only a and br survive; links only http, https, mailto' }))),
     attachments: Type.Optional(Attachments),
     created_at: Type.Optional(
       Type.String({ format: 'date-time', description: "For importing history: not in the future, not before the conversation's latest message" }),
@@ -98,7 +108,7 @@ export type NewMessageBody = Static<typeof NewMessageBody>;
 export const NewPathBody = Type.Object(
   {
     url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+', description: 'http(s) URL of the page' }),
-    title: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+    title: Type.Optional(Nullable(Type.String({ maxLength: 1024, description: 'Title of the page' }))),
   },
   { additionalProperties: false },
 );
@@ -106,12 +116,15 @@ export const NewPathBody = Type.Object(
 export const RatingBody = Type.Object(
   {
     value: Type.Unsafe<1 | 3 | 5>({ type: 'integer', enum: [1, 3, 5], description: '1, 3 or 5' }),
-    text: Type.Optional(Nullable(Type.String({ maxLength: 1024 }))),
+    text: Type.Optional(Nullable(Type.String({ maxLength: 1024, description: "The contact's comment" }))),
   },
   { additionalProperties: false },
 );
 
-export const FindQuery = Type.Object({ ext_id: Type.String({ minLength: 1, maxLength: 255 }) }, { additionalProperties: false });
+export const FindQuery = Type.Object(
+  { ext_id: Type.String({ minLength: 1, maxLength: 255, description: 'The ext_id given on create or update' }) },
+  { additionalProperties: false },
+);
 
 export const GetConversationQuery = Type.Object(
   {
@@ -124,7 +137,7 @@ export const GetConversationQuery = Type.Object(
 
 export const PageQuery = Type.Object(
   {
-    size: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+    size: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Items per page' }),
     after: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', description: 'The `after` of the previous page' })),
   },
   { additionalProperties: false },
@@ -132,82 +145,99 @@ export const PageQuery = Type.Object(
 
 // ---- responses ----
 
-const OpenObject = Type.Object({}, { additionalProperties: true });
+/** A response timestamp (ISO-8601 UTC with milliseconds) saying what it is. */
+const At = (description: string) => Type.String({ format: 'date-time', description: `${description}; ISO-8601 UTC with milliseconds` });
 
 export const Message = Type.Object(
   {
-    id: Type.String(),
-    conversation_id: Type.String(),
-    type: StringEnum(['message', 'note', 'event'] as const),
-    sub_type: StringEnum(['contact', 'agent', 'bot', 'trigger', 'system'] as const),
-    agent_id: Nullable(Type.String()),
-    trigger_id: Nullable(Type.String()),
+    id: Type.String({ description: 'Message id (`ms` + 12 characters)' }),
+    conversation_id: Type.String({ description: 'The conversation it belongs to' }),
+    type: StringEnum(['message', 'note', 'event'] as const, {
+      description: '`message`; `note` (internal); `event` (a system record such as an assignment)',
+    }),
+    sub_type: StringEnum(['contact', 'agent', 'bot', 'trigger', 'system'] as const, { description: 'Who wrote it; `system` for events' }),
+    agent_id: Nullable(Type.String({ description: 'The writing agent, or for events the acting agent' })),
+    trigger_id: Nullable(Type.String({ description: 'The bot trigger that sent it, for trigger messages' })),
     content: Type.Object(
       {
         type: Type.String({ description: '`text`, or for event messages the event (`agent_assigned`, `agent_unassigned`)' }),
-        text: Nullable(Type.String()),
-        html: Type.Optional(Nullable(Type.String())),
-        data: Type.Optional(OpenObject),
+        text: Nullable(Type.String({ description: 'Plain text (derived from html when only html was given); null for events' })),
+        html: Type.Optional(Nullable(Type.String({ description: 'Sanitised HTML, or null' }))),
+        data: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Events: `{agent_id}` of the agent assigned or unassigned' })),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: '`{type: "text", text, html}`; events `{type, text: null, data}`' },
     ),
-    attachments: Type.Array(StoredAttachment),
-    is_reply: Type.Boolean(),
-    is_first_reply: Type.Boolean(),
-    is_offline: Type.Boolean(),
-    is_offline_reply: Type.Boolean(),
-    response_time: Nullable(Type.Number({ description: 'Seconds from the earliest unanswered contact message' })),
-    created_at: Timestamp,
+    attachments: Type.Array(StoredAttachment, { description: 'Attachments as stored' }),
+    is_reply: Type.Boolean({ description: 'An agent message answering one or more unanswered contact messages' }),
+    is_first_reply: Type.Boolean({ description: "The conversation's first reply" }),
+    is_offline: Type.Boolean({ description: 'A contact message sent while no agent (of the group) was available' }),
+    is_offline_reply: Type.Boolean({ description: 'A reply whose unanswered contact messages include an offline one' }),
+    response_time: Nullable(Type.Number({ description: 'Replies: seconds from the earliest unanswered contact message; otherwise null' })),
+    created_at: At('When it was written'),
   },
   { title: 'message' },
 );
 export type Message = Static<typeof Message>;
 
 export const Path = Type.Object(
-  { url: Type.String(), title: Nullable(Type.String()), created_at: Timestamp },
+  {
+    url: Type.String({ description: 'URL of the page visited' }),
+    title: Nullable(Type.String({ description: 'Title of the page' })),
+    created_at: At('When it was recorded'),
+  },
   { title: 'path' },
 );
 export type Path = Static<typeof Path>;
 
 export const ConversationStatistics = Type.Object(
   {
-    messages_count: Type.Integer(),
-    contact_messages_count: Type.Integer(),
-    agent_messages_count: Type.Integer(),
-    first_response_time: Nullable(Type.Number()),
-    avg_response_time: Nullable(Type.Number()),
+    messages_count: Type.Integer({ description: 'Messages of every sub_type (not notes or events)' }),
+    contact_messages_count: Type.Integer({ description: 'Messages from the contact' }),
+    agent_messages_count: Type.Integer({ description: 'Messages from agents' }),
+    first_response_time: Nullable(Type.Number({ description: 'response_time of the first reply, seconds; null before one' })),
+    avg_response_time: Nullable(Type.Number({ description: 'Mean response_time of the replies, seconds; null before one' })),
     duration: Nullable(Type.Number({ description: 'finished_at - created_at in seconds; null while not closed' })),
   },
-  { title: 'conversation_statistics' },
+  { title: 'conversation_statistics', description: 'Counts and times of the conversation (statistics=true)' },
 );
 export type ConversationStatistics = Static<typeof ConversationStatistics>;
 
-export const ConversationStatus = StringEnum(['pending', 'open', 'served', 'closed'] as const);
+export const ConversationStatus = StringEnum(['pending', 'open', 'served', 'closed'] as const, {
+  description: '`pending` (no contact message), `open` (waiting for an agent), `served` (an agent assigned or replied), `closed`',
+});
 export type ConversationStatus = Static<typeof ConversationStatus>;
 
 const conversationFields = {
-  id: Type.String(),
-  ext_id: Nullable(Type.String()),
+  id: Type.String({ description: 'Conversation id (`co` + 12 characters)' }),
+  ext_id: Nullable(Type.String({ description: "The caller's own id, unique per account" })),
   status: ConversationStatus,
-  channel: Type.Object({ type: Type.Literal('default'), id: Type.Null() }),
-  contact_id: Type.String(),
-  group_id: Nullable(Type.String()),
-  domain: Nullable(Type.String({ description: 'Host of the first path recorded' })),
-  assigned_ids: Type.Array(Type.String()),
-  agent_ids: Type.Array(Type.String({ description: 'Agents who have written in it' })),
-  tags: Type.Array(Type.String()),
-  variables: OpenObject,
-  rating_value: Nullable(Type.Integer()),
-  rating_text: Nullable(Type.String()),
-  rated_at: Nullable(Timestamp),
+  channel: Type.Object(
+    { type: Type.Literal('default', { description: 'Always `default`' }), id: Type.Null({ description: 'Always null' }) },
+    { description: 'The channel it came through' },
+  ),
+  contact_id: Type.String({ description: 'The contact it is with' }),
+  group_id: Nullable(Type.String({ description: 'The group it is routed to, or null' })),
+  domain: Nullable(Type.String({ description: 'Host of the first path recorded; null before any' })),
+  assigned_ids: Type.Array(Type.String(), { description: 'Agents assigned to it' }),
+  agent_ids: Type.Array(Type.String(), { description: 'Agents who have written in it' }),
+  tags: Type.Array(Type.String(), { description: 'Tag ids' }),
+  variables: Type.Object({}, { additionalProperties: true, description: 'Flat object of string keys to string, number or boolean values' }),
+  rating_value: Nullable(Type.Integer({ description: 'The rating, 1, 3 or 5; null when not rated' })),
+  rating_text: Nullable(Type.String({ description: "The rating's comment" })),
+  rated_at: Nullable(At('When it was last rated')),
   is_offline: Type.Boolean({ description: 'Its first contact message was offline' }),
-  is_served: Type.Boolean(),
+  is_served: Type.Boolean({ description: 'An agent has been assigned or has replied' }),
   unread: Type.Integer({ description: 'Contact messages after the last agent message' }),
-  last_message: Nullable(Type.Object({ text: Nullable(Type.String()), created_at: Timestamp })),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  finished_at: Nullable(Timestamp),
-  close_type: Nullable(StringEnum(['agent', 'contact', 'inactivity'] as const)),
+  last_message: Nullable(
+    Type.Object(
+      { text: Nullable(Type.String({ description: 'Its plain text' })), created_at: At('When it was written') },
+      { description: 'The latest message (not notes or events); null before any' },
+    ),
+  ),
+  created_at: At('When it started (its earliest message, or its creation)'),
+  updated_at: At('When it last changed'),
+  finished_at: Nullable(At('When it was closed; null while not closed')),
+  close_type: Nullable(StringEnum(['agent', 'contact', 'inactivity'] as const, { description: 'Who closed it; null while not closed' })),
 };
 
 export const Conversation = Type.Object(conversationFields, { title: 'conversation' });
@@ -250,7 +280,7 @@ export const MessagePage = Type.Object(
   {
     items: Type.Array(Message, { description: 'Newest first' }),
     after: Nullable(Type.String({ description: 'Pass as `after` for the next page; null on the last page' })),
-    total: Type.Integer(),
+    total: Type.Integer({ description: 'Messages in the conversation' }),
   },
   { title: 'messages_collection' },
 );
@@ -259,7 +289,7 @@ export const PathPage = Type.Object(
   {
     items: Type.Array(Path, { description: 'Newest first' }),
     after: Nullable(Type.String({ description: 'Pass as `after` for the next page; null on the last page' })),
-    total: Type.Integer(),
+    total: Type.Integer({ description: 'Paths in the conversation' }),
   },
   { title: 'paths_collection' },
 );
