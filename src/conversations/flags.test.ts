@@ -200,4 +200,22 @@ describe('message flags', () => {
       t.clock.reset();
     }
   });
+
+  it('never stores a live message before the latest one when clocks step back (another instance, NTP)', async () => {
+    const f = conversationFactory(t, await t.account());
+    const agent = await f.agent();
+    t.clock.set('2026-02-12T10:00:02.000Z');
+    try {
+      const conv = await f.conversation({ text: 'hello' });
+      t.clock.set('2026-02-12T10:00:01.000Z');
+      const reply = await f.agentSays(conv.id, agent.id, 'hi');
+      assert.equal(reply.created_at, '2026-02-12T10:00:02.000Z');
+      assert.deepEqual(flagsOf(reply), { is_reply: true, is_first_reply: true, is_offline: false, is_offline_reply: true, response_time: 0 });
+      const full = await f.get(conv.id);
+      assert.deepEqual(full.messages.map((m: Json) => m.content.text), ['hello', 'hi']);
+      assert.equal(full.unread, 0);
+    } finally {
+      t.clock.reset();
+    }
+  });
 });

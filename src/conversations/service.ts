@@ -336,6 +336,8 @@ export async function addMessage(deps: ConversationDeps, accountId: string, conv
     if (createdAt !== null && latestAt !== null && createdAt.getTime() < latestAt.getTime()) {
       throw invalidArgument('created_at', 'formatMinimum', `must not be earlier than the conversation's latest message (${latestAt.toISOString()})`);
     }
+    // A clock stepping back (NTP, another instance) must not store a live message before the latest one.
+    const storedAt = latestAt !== null && latestAt.getTime() > now.getTime() ? latestAt : now;
     const { message } = await storeMessage(
       tx,
       deps,
@@ -343,7 +345,7 @@ export async function addMessage(deps: ConversationDeps, accountId: string, conv
       conv,
       state,
       { type: body.type ?? 'message', sub_type: subType, agent_id: agentId, text, html, attachments, attachmentsPath: 'attachments', created_at: createdAt },
-      now,
+      storedAt,
     );
     await repo.saveConversation(tx, accountId, conv);
     await recordReplied(tx, accountId, message);
