@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, type ErrorPayload } from './errors.ts';
-import { invalidArguments, invalidArgumentsError, locationOf, nulCharacterErrors } from './validation.ts';
+import { invalidArguments, invalidArgumentsError, locationOf, unstorableInputErrors } from './validation.ts';
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -39,6 +39,22 @@ export function toApiError(error: FastifyError | ApiError): ApiError | undefined
   return undefined;
 }
 
+/**
+ * Errors Fastify's router raises before any route runs (so the error handler never
+ * sees them): a path with malformed percent-encoding (`/v2/agents/%zz`), a path
+ * parameter over the router's length limit. Fastify's own bodies for them are not
+ * error_payload.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  const apiError =
+    error.code === 'FST_ERR_BAD_URL'
+      ? new ApiError(400, 'bad_request', 'The URL is not valid: malformed percent-encoding in the path')
+      : error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+        ? new ApiError(414, 'bad_request', 'The URL is too long: a path segment exceeds the limit')
+        : (toApiError(error) ?? new ApiError(400, 'bad_request', 'The request is not valid'));
+  return sendError(reply, apiError);
+}
+
 export function sendError(reply: FastifyReply, error: ApiError) {
   const body: ErrorPayload = { code: error.code, message: error.message };
   if (error.errors) body.errors = error.errors;
@@ -50,9 +66,9 @@ export function installErrorHandling(app: FastifyInstance, knownRoutes: { method
   // Input the database cannot store is a 422 here, not a 500 from SQL later.
   app.addHook('preValidation', async (request) => {
     const errors = [
-      ...nulCharacterErrors(request.params, 'path'),
-      ...nulCharacterErrors(request.query, 'query'),
-      ...nulCharacterErrors(request.body, 'body'),
+      ...unstorableInputErrors(request.params, 'path'),
+      ...unstorableInputErrors(request.query, 'query'),
+      ...unstorableInputErrors(request.body, 'body'),
     ];
     if (errors.length > 0) throw invalidArgumentsError(errors);
   });

@@ -107,22 +107,46 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === null || Object.getPrototypeOf(proto) === null;
 }
 
+/** Deeper than any request needs (a conversation import is 6 levels); free-form objects are held to it too. */
+export const MAX_NESTING = 32;
+
 /**
- * PostgreSQL text cannot hold U+0000, so a string carrying it would fail deep in
- * SQL. One error item per string (or key) that has it, found before any handler runs.
+ * Input that would fail deep in the handler rather than validation: PostgreSQL
+ * text cannot hold U+0000 (one error item per string or key that has it), and
+ * JSON nested thousands of levels deep, while valid, overflows the call stack of
+ * anything that walks it recursively (serialising it for the database does).
+ * Found before any handler runs; walks with its own stack for the same reason.
  */
-export function nulCharacterErrors(value: unknown, location: ErrorLocation, at = ''): ErrorItem[] {
-  const item = (path: string): ErrorItem => ({
-    path,
-    code: 'pattern',
-    message: `${path || location} must not contain the NUL character (U+0000)`,
-    location,
-  });
-  if (typeof value === 'string') return value.includes('\u0000') ? [item(at)] : [];
-  if (Array.isArray(value)) return value.flatMap((element, i) => nulCharacterErrors(element, location, `${at}[${i}]`));
-  if (!isPlainObject(value)) return [];
-  return Object.entries(value).flatMap(([key, element]) => {
-    const path = at === '' ? key : `${at}.${key}`;
-    return key.includes('\u0000') ? [item(path)] : nulCharacterErrors(element, location, path);
-  });
+export function unstorableInputErrors(value: unknown, location: ErrorLocation): ErrorItem[] {
+  const item = (path: string, code: string, rule: string): ErrorItem => ({ path, code, message: `${path || location} ${rule}`, location });
+  const errors: ErrorItem[] = [];
+  let tooDeep = false;
+  // `nulKey`: the entry stands for a key holding NUL, reported in place of walking its value.
+  const pending: { value: unknown; at: string; depth: number; nulKey?: boolean }[] = [{ value, at: '', depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, at, depth, nulKey } = pending.pop() as (typeof pending)[number];
+    if (nulKey || typeof current === 'string') {
+      if (nulKey || (current as string).includes('\u0000')) errors.push(item(at, 'pattern', 'must not contain the NUL character (U+0000)'));
+      continue;
+    }
+    const children = Array.isArray(current)
+      ? current.map((element, i) => ({ value: element, at: `${at}[${i}]`, depth: depth + 1 }))
+      : isPlainObject(current)
+        ? Object.entries(current).map(([key, element]) => ({
+            value: element,
+            at: at === '' ? key : `${at}.${key}`,
+            depth: depth + 1,
+            nulKey: key.includes('\u0000'),
+          }))
+        : [];
+    if (children.length > 0 && depth === MAX_NESTING) {
+      // One item is enough to say it; the rest of such a body is not worth walking.
+      if (!tooDeep) errors.push(item(at, 'maxDepth', `must not be nested deeper than ${MAX_NESTING} levels`));
+      tooDeep = true;
+      continue;
+    }
+    // Reversed onto the stack, so problems are reported in document order (a loop: a spread of a wide array overflows too).
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+  }
+  return errors;
 }
