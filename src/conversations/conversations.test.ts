@@ -445,6 +445,17 @@ describe('messages: POST /v2/conversations/{id}/messages', () => {
     );
   });
 
+  it('records no replied event for an internal note', async () => {
+    const { account, api, f } = await setup();
+    const agent = await f.agent();
+    const conv = await f.conversation({ text: 'hi' });
+    const before = (await events(account.accountId)).length;
+    const res = await api.post(`/v2/conversations/${conv.id}/messages`, { sub_type: 'agent', agent_id: agent.id, type: 'note', text: 'internal' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.type, 'note');
+    assert.equal((await events(account.accountId)).length, before);
+  });
+
   it('needs agent_id for an agent message and a known agent', async () => {
     const { account, f, api } = await setup();
     const conv = await f.conversation({ text: 'hi' });

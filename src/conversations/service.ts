@@ -209,7 +209,12 @@ async function storeMessage(
   return { message, state: next.state };
 }
 
+/**
+ * A stored message's `*_replied` event. Notes are internal to the agents and get
+ * none, so an integration relaying events to contacts can never leak one.
+ */
 async function recordReplied(tx: Queryable, accountId: string, message: Message): Promise<void> {
+  if (message.type === 'note') return;
   const type = REPLIED_EVENTS[message.sub_type as keyof typeof REPLIED_EVENTS];
   await recordEvent(tx, accountId, type, { conversation_id: message.conversation_id, message }, message.conversation_id);
 }
