@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { createServer, type AddressInfo } from 'node:net';
 import { engine } from './test/harness.ts';
 import { freshStorage, runCli, startServe, type Finished, type Storage } from './test/processes.ts';
 
@@ -82,6 +83,26 @@ describe('chat-service CLI', { timeout: 240_000 }, () => {
     assertFailed(await runCli(['agent', 'add', ...account, '--email', 'ANN@example.com'], storage.env), /email is already used/);
     assertFailed(await runCli(['agent', 'add', ...account, '--email', 'b@example.com', '--group', 'grNope'], storage.env), /Group grNope not found/);
     assertFailed(await runCli(['tag', 'add', '--account', 'acUnknown', '--name', 'x'], storage.env), /Account acUnknown not found/);
+  });
+
+  it('reports an unusable environment in one line, without a stack trace or the password', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const busyPort = String((busy.address() as AddressInfo).port);
+    try {
+      const cases: [string[], Record<string, string>, RegExp][] = [
+        [['migrate'], { DATABASE_URL: 'localhost/chat' }, /^chat-service: DATABASE_URL must be a URL such as postgres:\/\//],
+        [['migrate'], { DATABASE_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' }, /^chat-service: Cannot use the database 127\.0\.0\.1:1\/chat \(DATABASE_URL\): .*ECONNREFUSED/],
+        [['serve'], { DATABASE_URL: '', DATA_DIR: 'memory', PORT: busyPort }, /^chat-service: listen EADDRINUSE/],
+      ];
+      const results = await Promise.all(cases.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
+      results.forEach((result, i) => {
+        assertFailed(result, cases[i][2]);
+        assert.doesNotMatch(result.stderr, /\n\s+at |s3cret/);
+      });
+    } finally {
+      busy.close();
+    }
   });
 
   it('what the CLI created is served over HTTP; a second process on a held data directory names the holder', async () => {

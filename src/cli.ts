@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, ConfigError, type Config } from './config.ts';
-import { openDb, type Db } from './db/db.ts';
+import { DatabaseUnavailableError, openDb, type Db } from './db/db.ts';
 import { DirectoryLockedError } from './db/lock.ts';
 import { migrate } from './db/migrate.ts';
 import { startServer } from './server.ts';
@@ -221,6 +221,11 @@ export function buildCli(config: () => Config): Command {
   return program;
 }
 
+/** A failure of the environment (port in use, permission denied...): its message says it all. */
+function isSystemError(error: unknown): error is NodeJS.ErrnoException {
+  return error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string';
+}
+
 /** Entry point of bin/chat-service.js: clear messages and non-zero exits on failure. */
 export async function main(argv: string[]): Promise<void> {
   const program = buildCli(() => loadConfig());
@@ -230,7 +235,9 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     const known = error as { code?: string; exitCode?: number };
     if (known.code?.startsWith('commander.')) process.exit(known.exitCode ?? 1);
-    if (error instanceof DirectoryLockedError || error instanceof ConfigError) {
+    const environmental =
+      error instanceof DirectoryLockedError || error instanceof ConfigError || error instanceof DatabaseUnavailableError || isSystemError(error);
+    if (environmental) {
       console.error(`chat-service: ${error.message}`);
     } else if (error instanceof ApiError) {
       console.error(`chat-service: ${error.message}`);

@@ -41,6 +41,17 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/** A postgres:// (or postgresql://) URL; anything else would fail later with an unrelated DNS error. */
+function databaseUrl(env: Env): string | undefined {
+  const raw = env.DATABASE_URL;
+  if (raw === undefined || raw === '') return undefined;
+  const protocol = URL.canParse(raw) ? new URL(raw).protocol : null;
+  if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+  }
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -52,7 +63,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 8080),
     dataDir: env.DATA_DIR || './data',
-    databaseUrl: env.DATABASE_URL || undefined,
+    databaseUrl: databaseUrl(env),
     presenceTtlSeconds: integer(env, 'PRESENCE_TTL_SECONDS', 120, 1),
     inactivityTimeoutSeconds: integer(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800, 1),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1),

@@ -27,6 +27,14 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/** PostgreSQL did not answer at start: a problem of the environment, reported in one line. */
+export class DatabaseUnavailableError extends Error {
+  constructor(databaseUrl: string, reason: string) {
+    const url = new URL(databaseUrl);
+    super(`Cannot use the database ${url.host}${url.pathname} (DATABASE_URL): ${reason}`);
+  }
+}
+
 export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory, or "memory". Ignored when databaseUrl is set. */
@@ -44,7 +52,12 @@ export async function openDb(options: DbOptions): Promise<Db> {
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
     });
-    await pool.query('select 1');
+    try {
+      await pool.query('select 1');
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw new DatabaseUnavailableError(options.databaseUrl, (error as Error).message);
+    }
     return poolDb(pool, 'postgres', async () => pool.end());
   }
   const dataDir = options.dataDir ?? './data';
