@@ -53,7 +53,7 @@ export interface AggregateRow {
   keys: string[];
   count: number;
   value: number;
-  /** Level 0 only: the first and last matching timestamps. */
+  /** The first and last matching timestamps (read at level 0). */
   first_at: Date | null;
   last_at: Date | null;
 }
@@ -66,12 +66,13 @@ function levelKey(level: Level, index: number): { rowKey: string; render: (key: 
       // One bucket per distinct element; null elements are left out.
       const alias = `e${index}`;
       return {
-        rowKey: `${alias}.element`,
+        rowKey: `${alias}.element collate "C"`,
         render: (key) => key,
         lateral: `cross join lateral (select distinct element from unnest(${column}) element where element is not null) ${alias}`,
       };
     }
-    return { rowKey: `${column}::text`, render: (key) => key, nonNull: `${column} is not null` };
+    // Byte order ("C") groups the same values as the database collation, and sorts them far faster.
+    return { rowKey: `${column}::text collate "C"`, render: (key) => key, nonNull: `${column} is not null` };
   }
   const wall = (timestamp: string) => `to_char(${timestamp}, ${WALL_FORMAT})`;
   switch (level.interval) {
@@ -85,13 +86,66 @@ function levelKey(level: Level, index: number): { rowKey: string; render: (key: 
   }
 }
 
+type LevelKey = ReturnType<typeof levelKey>;
+
+/**
+ * One `union all` arm per depth, each re-grouping the materialised rows: needed
+ * when a level is a terms aggregation on an array field, whose unnesting must
+ * not repeat a row in the levels above it.
+ */
+function byArms(base: string, keys: LevelKey[], valueOf: string, limit: number): string {
+  const arms = [
+    `select 0 as level, null::text as k1, null::text as k2, null::text as k3, count(*)::int as count, ${valueOf} as value,
+            min(x.at) as first_at, max(x.at) as last_at
+     from base x`,
+  ];
+  for (let depth = 1; depth <= keys.length; depth++) {
+    const used = keys.slice(0, depth);
+    const columns = [0, 1, 2].map((i) => (i < depth ? used[i].render(`x.k${i}`) : 'null::text'));
+    const where = used.flatMap((key) => (key.nonNull ? [key.nonNull] : []));
+    arms.push(
+      `(select ${depth}, ${columns.join(', ')}, count(*)::int, ${valueOf}, null::timestamptz, null::timestamptz
+        from (select ${used.map((key, i) => `${key.rowKey} as k${i}`).join(', ')}, b.value
+              from base b ${used.flatMap((key) => (key.lateral ? [key.lateral] : [])).join(' ')}
+              ${where.length > 0 ? `where ${where.join(' and ')}` : ''}) x
+        group by ${used.map((_, i) => `x.k${i}`).join(', ')}
+        limit ${Number(limit)})`,
+    );
+  }
+  return `with base as materialized (${base})
+    ${arms.join('\nunion all\n')}`;
+}
+
+/**
+ * One pass of `group by rollup`: the whole set and every prefix of the levels,
+ * each with its own median (about a third faster than the arms). Rolled-up key
+ * columns read as null, so `grouping()` tells a depth's groups apart from terms
+ * groups whose value is null, which are left out. Ordered by depth, so the
+ * whole set and every parent come before the groups a limit might cut.
+ */
+function byRollup(base: string, keys: LevelKey[], valueOf: string, limit: number): string {
+  const grouped = (i: number) => `(1 - grouping(x.k${i}))`;
+  const level = keys.length === 0 ? '0' : keys.map((_, i) => grouped(i)).join(' + ');
+  const columns = [0, 1, 2].map((i) => (i < keys.length ? keys[i].render(`x.k${i}`) : 'null::text'));
+  const nonNull = keys.flatMap((key, i) => (key.nonNull ? [`(grouping(x.k${i}) = 1 or x.k${i} is not null)`] : []));
+  return `
+    select ${level} as level, ${columns.map((column, i) => `${column} as k${i + 1}`).join(', ')}, count(*)::int as count, ${valueOf} as value,
+           min(x.at) as first_at, max(x.at) as last_at
+    from (select b.at, b.value${keys.map((key, i) => `, ${key.rowKey} as k${i}`).join('')} from (${base}) b) x
+    group by ${keys.length === 0 ? '()' : `rollup (${keys.map((_, i) => `x.k${i}`).join(', ')})`}
+    ${nonNull.length > 0 ? `having ${nonNull.join(' and ')}` : ''}
+    order by level
+    limit ${Number(limit) + 1}`;
+}
+
 /**
  * One statement computes the whole-set aggregate and, for each nesting depth k,
  * the aggregate of every combination of the first k levels' keys, each over
  * its own rows (so every bucket has a true median of its subset). Rows are
  * filtered by account and time range first, through the (account_id, time)
- * indexes, then bucketed in the request's zone. At most `limit` groups per
- * level are returned.
+ * indexes, then bucketed in the request's zone. When there are more than
+ * `limit` groups, not all are returned, but more than `limit` are: enough to
+ * tell that the response would exceed its bucket budget.
  */
 export async function aggregate(db: Queryable, query: AggregateQuery, limit: number): Promise<AggregateRow[]> {
   const metric = METRICS[query.metric];
@@ -118,31 +172,11 @@ export async function aggregate(db: Queryable, query: AggregateQuery, limit: num
   }[metric.aggregate];
 
   const keys = query.levels.map(levelKey);
-  const arms = [
-    `select 0 as level, null::text as k1, null::text as k2, null::text as k3, count(*)::int as count, ${valueOf} as value,
-            min(x.at) as first_at, max(x.at) as last_at
-     from base x`,
-  ];
-  for (let depth = 1; depth <= query.levels.length; depth++) {
-    const used = keys.slice(0, depth);
-    const columns = [0, 1, 2].map((i) => (i < depth ? used[i].render(`x.k${i}`) : 'null::text'));
-    const where = used.flatMap((key) => (key.nonNull ? [key.nonNull] : []));
-    arms.push(
-      `(select ${depth}, ${columns.join(', ')}, count(*)::int, ${valueOf}, null::timestamptz, null::timestamptz
-        from (select ${used.map((key, i) => `${key.rowKey} as k${i}`).join(', ')}, b.value
-              from base b ${used.flatMap((key) => (key.lateral ? [key.lateral] : [])).join(' ')}
-              ${where.length > 0 ? `where ${where.join(' and ')}` : ''}) x
-        group by ${used.map((_, i) => `x.k${i}`).join(', ')}
-        limit ${Number(limit)})`,
-    );
-  }
-  const sql = `
-    with base as materialized (
-      select ${metric.time} as at, ${metric.time} at time zone $2 as local_at, ${metric.value ?? 'null::float8'} as value${termColumns}
-      from ${metric.table} s
-      where ${conditions.join(' and ')}
-    )
-    ${arms.join('\nunion all\n')}`;
+  const base = `
+    select ${metric.time} as at, ${metric.time} at time zone $2 as local_at, ${metric.value ?? 'null::float8'} as value${termColumns}
+    from ${metric.table} s
+    where ${conditions.join(' and ')}`;
+  const sql = keys.some((key) => key.lateral) ? byArms(base, keys, valueOf, limit) : byRollup(base, keys, valueOf, limit);
   const { rows } = await db.query<{ level: number; k1: string | null; k2: string | null; k3: string | null } & Omit<AggregateRow, 'keys' | 'level'>>(
     sql,
     params,
