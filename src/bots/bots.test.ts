@@ -99,6 +99,31 @@ describe('POST /v2/bots and GET /v2/bots/{id}/trigger', () => {
     assert.deepEqual((await client.get('/v2/bots')).body, { bots: [] });
   });
 
+  it('refuses text the database cannot store (an unpaired surrogate) with 422, also inside the free-form conditions', async () => {
+    const account = await t.account();
+    const client = t.client(account.token);
+    const payloads: [string, string][] = [
+      ['{"name":"x","trigger":{"conditions":{"greeting":"\\ud800"}}}', 'trigger.conditions.greeting'],
+      ['{"name":"x","trigger":{"conditions":{"\\udc00":1}}}', 'trigger.conditions.\udc00'],
+      ['{"name":"bot \\udfff"}', 'name'],
+    ];
+    for (const [payload, path] of payloads) {
+      const res = await client.request({
+        method: 'POST',
+        url: '/v2/bots',
+        payload,
+        headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json' },
+      });
+      assert.equal(res.status, 422, payload);
+      assert.equal(res.body.code, 'invalid_arguments');
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        [[path, 'pattern']],
+      );
+    }
+    assert.deepEqual((await client.get('/v2/bots')).body, { bots: [] });
+  });
+
   it("answers an unknown or another account's bot as 404 naming the bot", async () => {
     const account = await t.account();
     const other = await t.account();

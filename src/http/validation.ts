@@ -110,23 +110,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Deeper than any request needs (a conversation import is 6 levels); free-form objects are held to it too. */
 export const MAX_NESTING = 32;
 
+const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
+
+/** Why PostgreSQL cannot store `text` as given, or undefined. */
+function unstorableText(text: string): string | undefined {
+  if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
+  // Not encodable as UTF-8: text columns would store U+FFFD instead, jsonb refuses the whole value.
+  if (UNPAIRED_SURROGATE.test(text)) return 'must not contain an unpaired surrogate (\\ud800-\\udfff alone)';
+  return undefined;
+}
+
 /**
  * Input that would fail deep in the handler rather than validation: PostgreSQL
- * text cannot hold U+0000 (one error item per string or key that has it), and
- * JSON nested thousands of levels deep, while valid, overflows the call stack of
- * anything that walks it recursively (serialising it for the database does).
+ * text cannot hold U+0000 nor an unpaired surrogate (one error item per string
+ * or key that has one), and JSON nested thousands of levels deep, while valid,
+ * overflows the call stack of anything that walks it recursively (serialising it
+ * for the database does).
  * Found before any handler runs; walks with its own stack for the same reason.
  */
 export function unstorableInputErrors(value: unknown, location: ErrorLocation): ErrorItem[] {
   const item = (path: string, code: string, rule: string): ErrorItem => ({ path, code, message: `${path || location} ${rule}`, location });
   const errors: ErrorItem[] = [];
   let tooDeep = false;
-  // `nulKey`: the entry stands for a key holding NUL, reported in place of walking its value.
-  const pending: { value: unknown; at: string; depth: number; nulKey?: boolean }[] = [{ value, at: '', depth: 0 }];
+  // `badKey`: the entry stands for an unstorable key, reported (with why) in place of walking its value.
+  const pending: { value: unknown; at: string; depth: number; badKey?: string }[] = [{ value, at: '', depth: 0 }];
   while (pending.length > 0) {
-    const { value: current, at, depth, nulKey } = pending.pop() as (typeof pending)[number];
-    if (nulKey || typeof current === 'string') {
-      if (nulKey || (current as string).includes('\u0000')) errors.push(item(at, 'pattern', 'must not contain the NUL character (U+0000)'));
+    const { value: current, at, depth, badKey } = pending.pop() as (typeof pending)[number];
+    if (badKey !== undefined || typeof current === 'string') {
+      const rule = badKey ?? unstorableText(current as string);
+      if (rule !== undefined) errors.push(item(at, 'pattern', rule));
       continue;
     }
     const children = Array.isArray(current)
@@ -136,7 +148,7 @@ export function unstorableInputErrors(value: unknown, location: ErrorLocation): 
             value: element,
             at: at === '' ? key : `${at}.${key}`,
             depth: depth + 1,
-            nulKey: key.includes('\u0000'),
+            badKey: unstorableText(key),
           }))
         : [];
     if (children.length > 0 && depth === MAX_NESTING) {
