@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { buildApp } from '../app.ts';
 import { recordEvent } from './outbox.ts';
 import { produceAgentEvents, recordConversationEvent } from './test-support.ts';
 
@@ -26,9 +27,9 @@ interface Stream {
 }
 
 /** A real SSE client over HTTP: fetch and a body reader. */
-async function openStream(token: string, query = '', headers: Record<string, string> = {}): Promise<Stream> {
+async function openStream(token: string, query = '', headers: Record<string, string> = {}, at = base): Promise<Stream> {
   const controller = new AbortController();
-  const response = await fetch(`${base}/v2/events${query}`, {
+  const response = await fetch(`${at}/v2/events${query}`, {
     headers: { authorization: `Bearer ${token}`, ...headers },
     signal: controller.signal,
   });
@@ -150,6 +151,27 @@ describe('GET /v2/events', { timeout: 30_000 }, () => {
       assert.equal(messages[1].id, conversationEvent);
     } finally {
       stream.close();
+    }
+  });
+
+  it('shows a client of one instance the events committed through another on the same database', async () => {
+    const second = await buildApp(t.deps, { logger: false });
+    const secondBase = await second.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const { account, token } = await newAccountWithStreamToken();
+      const stream = await openStream(token, '', {}, secondBase);
+      try {
+        const statuses = await produceAgentEvents(t, account, 2);
+        const messages = await stream.next(2);
+        assert.deepEqual(
+          messages.map((m) => m.data.data.agent.status),
+          statuses,
+        );
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await second.close();
     }
   });
 
