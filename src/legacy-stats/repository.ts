@@ -49,17 +49,21 @@ const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
            end as outcome
     from conversation_facts f
   ),
-  -- One row per conversation and agent who wrote in it, with that agent's reply times.
+  -- One row per conversation and agent who wrote in it, with that agent's reply times. Per conversation
+  -- through its index: a join of the whole table would read every agent message of the account's history.
   agent_replies as (
-    select m.conversation_id, m.agent_id,
-           coalesce(sum(m.response_time) filter (where m.is_first_reply), 0) as first_response_sum,
-           count(m.response_time) filter (where m.is_first_reply) as first_response_count,
-           coalesce(sum(m.response_time) filter (where m.is_reply), 0) as response_sum,
-           count(m.response_time) filter (where m.is_reply) as response_count
+    select c.id as conversation_id, x.*
     from classified c
-    join messages m on m.account_id = $1 and m.conversation_id = c.id
-    where m.type = 'message' and m.sub_type = 'agent'
-    group by m.conversation_id, m.agent_id
+    cross join lateral (
+      select m.agent_id,
+             coalesce(sum(m.response_time) filter (where m.is_first_reply), 0) as first_response_sum,
+             count(m.response_time) filter (where m.is_first_reply) as first_response_count,
+             coalesce(sum(m.response_time) filter (where m.is_reply), 0) as response_sum,
+             count(m.response_time) filter (where m.is_reply) as response_count
+      from messages m
+      where m.account_id = $1 and m.conversation_id = c.id and m.type = 'message' and m.sub_type = 'agent'
+      group by m.agent_id
+    ) x
   )`;
 
 /** Counters over rows of `classified c` (one per conversation, or per conversation and agent). */
