@@ -370,6 +370,30 @@ describe('POST /v2/statistics: buckets', () => {
     ]);
   });
 
+  it('leaves objects with a null terms value out of that level only, at any depth', async () => {
+    const { account, f } = await newAccount();
+    const group = await f.group();
+    for (const [at, group_id] of [['2024-05-06T10:00:00Z', group.id], ['2024-05-06T11:00:00Z', group.id], ['2024-05-07T10:00:00Z', null]] as const) {
+      await chat(t, f, { at, group_id });
+    }
+    const range = { from: '2024-05-06T00:00:00', to: '2024-05-07T23:59:59' };
+    const res = await stats(account, {
+      outer: { name: 'new_conversation', range, aggs: [{ type: 'terms', field: 'group_id' }, { type: 'date', interval: 'day' }] },
+      inner: { name: 'new_conversation', range, aggs: [{ type: 'date', interval: 'day' }, { type: 'terms', field: 'group_id' }] },
+    });
+    assert.equal(res.status, 200);
+    const { outer, inner } = res.body;
+    assert.equal(outer.count, 3);
+    assert.deepEqual(outer.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]), [
+      [group.id, 2, [['2024-05-06', 2, 2], ['2024-05-07', 0, 0]]],
+    ]);
+    assert.equal(inner.count, 3);
+    assert.deepEqual(inner.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]), [
+      ['2024-05-06', 2, [[group.id, 2, 2]]],
+      ['2024-05-07', 1, []],
+    ]);
+  });
+
   it('counts an object once per combination of nested array-field keys', async () => {
     const { account, f } = await newAccount();
     const [x, y] = [await f.tag('x'), await f.tag('y')];
