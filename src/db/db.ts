@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
+import { PGliteThread } from './pglite-thread.ts';
 
 // Counts (int8) and numerics come back as JS numbers on both engines: every value
 // this service aggregates fits in a double, and callers should not see strings.
@@ -44,7 +44,8 @@ export interface DbOptions {
 /**
  * One code path for both engines: node-postgres talks to PostgreSQL over TCP,
  * or to PGlite through PGlite's node-postgres adapter (a pool of one connection,
- * so PGlite transactions serialise naturally).
+ * so PGlite transactions serialise naturally). PGlite itself runs in a worker
+ * thread (src/db/pglite-thread.ts) so its queries never block the event loop.
  */
 export async function openDb(options: DbOptions): Promise<Db> {
   if (options.databaseUrl) {
@@ -62,21 +63,21 @@ export async function openDb(options: DbOptions): Promise<Db> {
   }
   const dataDir = options.dataDir ?? './data';
   let lock: DirectoryLock | undefined;
-  let lite: PGlite;
-  if (dataDir === 'memory') {
-    lite = await PGlite.create('memory://');
-  } else {
-    const dir = path.resolve(dataDir);
-    mkdirSync(dir, { recursive: true });
-    lock = acquireDirectoryLock(dir);
-    try {
-      lite = await PGlite.create(dir);
-    } catch (error) {
-      lock.release();
-      throw error;
-    }
+  let directory = 'memory://';
+  if (dataDir !== 'memory') {
+    directory = path.resolve(dataDir);
+    mkdirSync(directory, { recursive: true });
+    lock = acquireDirectoryLock(directory);
   }
-  const pool = new pg.Pool({ ...createPgConfig(lite), max: 1 });
+  const lite = new PGliteThread(directory);
+  try {
+    await lite.waitReady;
+  } catch (error) {
+    await lite.close().catch(() => undefined);
+    lock?.release();
+    throw error;
+  }
+  const pool = new pg.Pool({ ...createPgConfig(lite as never), max: 1 });
   return poolDb(pool, 'pglite', async () => {
     await pool.end();
     await lite.close();
