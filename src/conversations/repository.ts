@@ -29,7 +29,7 @@ export interface ConversationRow {
   close_type: Conversation['close_type'];
 }
 
-const CONVERSATION_FIELDS = [
+const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
   'id', 'ext_id', 'status', 'contact_id', 'group_id', 'domain', 'assigned_ids', 'agent_ids', 'tags', 'variables',
   'rating_value', 'rating_text', 'rated_at', 'is_offline', 'is_served', 'unread', 'last_message_text', 'last_message_at',
   'created_at', 'updated_at', 'finished_at', 'close_type',
@@ -63,69 +63,30 @@ export function toConversation(row: ConversationRow): Conversation {
   };
 }
 
-export async function insertConversation(db: Queryable, accountId: string, row: ConversationRow): Promise<void> {
-  await db.query(
-    `insert into conversations (account_id, ${CONVERSATION_COLUMNS})
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)`,
-    [
-      accountId,
-      row.id,
-      row.ext_id,
-      row.status,
-      row.contact_id,
-      row.group_id,
-      row.domain,
-      row.assigned_ids,
-      row.agent_ids,
-      row.tags,
-      JSON.stringify(row.variables),
-      row.rating_value,
-      row.rating_text,
-      row.rated_at,
-      row.is_offline,
-      row.is_served,
-      row.unread,
-      row.last_message_text,
-      row.last_message_at,
-      row.created_at,
-      row.updated_at,
-      row.finished_at,
-      row.close_type,
-    ],
-  );
+/** The column values of `row`, in the order of `fields`. */
+function columnValues(row: ConversationRow, fields: readonly (keyof ConversationRow)[]): unknown[] {
+  return fields.map((field) => (field === 'variables' ? JSON.stringify(row.variables) : row[field]));
 }
+
+export async function insertConversation(db: Queryable, accountId: string, row: ConversationRow): Promise<void> {
+  const placeholders = CONVERSATION_FIELDS.map((_, i) => `$${i + 2}`).join(', ');
+  await db.query(`insert into conversations (account_id, ${CONVERSATION_COLUMNS}) values ($1, ${placeholders})`, [
+    accountId,
+    ...columnValues(row, CONVERSATION_FIELDS),
+  ]);
+}
+
+// A conversation never changes its id, contact or creation time.
+const CHANGEABLE_FIELDS = CONVERSATION_FIELDS.filter((field) => !['id', 'contact_id', 'created_at'].includes(field));
 
 /** Writes every changeable column of `row`. */
 export async function saveConversation(db: Queryable, accountId: string, row: ConversationRow): Promise<void> {
-  await db.query(
-    `update conversations set ext_id = $3, status = $4, group_id = $5, domain = $6, assigned_ids = $7, agent_ids = $8,
-       tags = $9, variables = $10, rating_value = $11, rating_text = $12, rated_at = $13, is_offline = $14, is_served = $15,
-       unread = $16, last_message_text = $17, last_message_at = $18, updated_at = $19, finished_at = $20, close_type = $21
-     where account_id = $1 and id = $2`,
-    [
-      accountId,
-      row.id,
-      row.ext_id,
-      row.status,
-      row.group_id,
-      row.domain,
-      row.assigned_ids,
-      row.agent_ids,
-      row.tags,
-      JSON.stringify(row.variables),
-      row.rating_value,
-      row.rating_text,
-      row.rated_at,
-      row.is_offline,
-      row.is_served,
-      row.unread,
-      row.last_message_text,
-      row.last_message_at,
-      row.updated_at,
-      row.finished_at,
-      row.close_type,
-    ],
-  );
+  const assignments = CHANGEABLE_FIELDS.map((field, i) => `${field} = $${i + 3}`).join(', ');
+  await db.query(`update conversations set ${assignments} where account_id = $1 and id = $2`, [
+    accountId,
+    row.id,
+    ...columnValues(row, CHANGEABLE_FIELDS),
+  ]);
 }
 
 /** The conversation; with `lock`, its row stays locked until the transaction ends, serialising writers. */
