@@ -74,6 +74,7 @@ describe('chat-service CLI', { timeout: 240_000 }, () => {
       [['agent', 'add', ...account, '--email', 'not-an-email', '--role', 'boss'], {}, /email must match format "email"[\s\S]*role must be one of: agent, admin, owner/],
       [['bot', 'add', ...account, '--name', 'x', '--conditions', '{oops'], {}, /--conditions.*not valid JSON/],
       [['bot', 'add', ...account, '--name', 'x', '--event', 'sunrise'], {}, /trigger\.event must be one of/],
+      [['bot', 'add', ...account, '--name', 'x', '--conditions', `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`], {}, /nested deeper than/],
       [['frobnicate'], {}, /unknown command 'frobnicate'/],
       [['serve'], { PORT: 'eighty' }, /PORT must be an integer/],
     ];

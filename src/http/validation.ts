@@ -95,6 +95,8 @@ export function invalidArguments(errors: ErrorObject[], location: ErrorLocation)
  * rules and the same 422 as the API, so both entry points accept the same input.
  */
 export function validateBody<T extends TSchema>(schema: T, value: unknown): Static<T> {
+  const unstorable = unstorableInputErrors(value, 'body');
+  if (unstorable.length > 0) throw invalidArgumentsError(unstorable);
   const validate = bodyAjv.compile(schema);
   if (!validate(value)) throw invalidArguments(validate.errors ?? [], 'body');
   return value as Static<T>;
