@@ -86,7 +86,6 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       const auth = request.headers.authorization;
       return auth ? `t:${sha256(auth)}` : `ip:${request.ip}`;
     },
-    allowList: (request) => request.url === '/healthz' || request.url === '/readyz',
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'too_many_requests', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, undefined, {
         'Retry-After': String(Math.ceil(context.ttl / 1000)),

@@ -8,11 +8,11 @@ const tags = ['Operations'];
 const Health = Type.Object({ status: Type.Literal('ok', { description: 'Always `ok`; a failure answers with an error status instead' }) });
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.get('/healthz', route({ summary: 'The process is alive', tags, response: Health }), async () => ({ status: 'ok' as const }));
+  app.get('/healthz', route({ summary: 'The process is alive', tags, response: Health, rateLimited: false }), async () => ({ status: 'ok' as const }));
 
   app.get(
     '/readyz',
-    route({ summary: 'The database is reachable', tags, response: Health, errors: [503] }),
+    route({ summary: 'The database is reachable', tags, response: Health, errors: [503], rateLimited: false }),
     async (request) => {
       try {
         await deps.db.query('select 1');

@@ -34,6 +34,8 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
   errors?: number[];
   /** Hide from the OpenAPI document (internal routes). */
   hide?: boolean;
+  /** false exempts the route from the rate limit (health checks must always answer). */
+  rateLimited?: boolean;
 }
 
 /**
@@ -42,7 +44,9 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
  * auth hook enforces is the one the document lists.
  */
 export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema>(doc: RouteDoc<P, Q, B, R>) {
-  const statuses = new Set<number>([...(doc.errors ?? []), 429, 500]);
+  const rateLimited = doc.rateLimited ?? true;
+  const statuses = new Set<number>([...(doc.errors ?? []), 500]);
+  if (rateLimited) statuses.add(429);
   if (doc.scope) {
     statuses.add(401);
     statuses.add(403);
@@ -63,10 +67,10 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
       ...(doc.body ? { body: doc.body } : {}),
       response: response as { 200: R },
     },
-    config: { scope: doc.scope },
+    config: { scope: doc.scope, ...(rateLimited ? {} : { rateLimit: false as const }) },
   } as {
     schema: { params: P; querystring: Q; body: B; response: { 200: R } };
-    config: { scope?: Scope };
+    config: { scope?: Scope; rateLimit?: false };
   };
 }
 
