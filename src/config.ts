@@ -16,6 +16,8 @@ export interface Config {
   webhookTimeoutMs: number;
   webhookRetryBaseMs: number;
   webhookBlockPrivate: boolean;
+  /** Outbox events older than this are deleted, unless a webhook still has to deliver them. */
+  eventRetentionDays: number;
   logLevel: string;
 }
 
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1),
     webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 1),
     webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', false),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1),
     logLevel,
   };
 }

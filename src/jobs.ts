@@ -2,9 +2,36 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './deps.ts';
 import { startWebhookWorker } from './webhooks/delivery.ts';
 import { startInactivityJob } from './conversations/inactivity.ts';
+import { deleteExpiredUploads } from './uploads/retention.ts';
+import { deleteOldEvents } from './events/retention.ts';
 
 export interface BackgroundJobs {
   stop(): Promise<void>;
+}
+
+/** How often the retention passes run. */
+const RETENTION_INTERVAL_MS = 10 * 60_000;
+
+/**
+ * Runs `pass` every `intervalMs` (never two at once in this instance); returns a
+ * stop function that waits for a running pass.
+ */
+function every(intervalMs: number, pass: () => Promise<number>, log: FastifyBaseLogger, what: string): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = pass()
+      .then((count) => {
+        if (count > 0) log.info({ count }, what);
+      })
+      .catch((error) => log.error({ err: error }, `${what}: failed`))
+      .finally(() => (running = undefined));
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
 /**
@@ -17,6 +44,9 @@ export function startBackgroundJobs(deps: Deps, log: FastifyBaseLogger): Backgro
   // Inactivity auto-close (issue 3) and webhook delivery (issue 6) are started here.
   stops.push(startWebhookWorker(deps, log));
   stops.push(startInactivityJob(deps, log));
+  // Retention: expired uploads never attached, and outbox events past EVENT_RETENTION_DAYS no webhook still needs.
+  stops.push(every(RETENTION_INTERVAL_MS, () => deleteExpiredUploads(deps), log, 'deleted expired unattached uploads'));
+  stops.push(every(RETENTION_INTERVAL_MS, () => deleteOldEvents(deps), log, 'deleted old events'));
   return {
     async stop() {
       await Promise.all(stops.map((stop) => stop()));

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
 import { Nullable, StringEnum } from '../http/schemas.ts';
 import { sha256 } from '../ids.ts';
-import { findLiveUploadsByTokenHash } from '../uploads/repository.ts';
+import { findLiveUploadsByTokenHash, markUploadsAttached } from '../uploads/repository.ts';
 import { uploadContentPath } from '../uploads/service.ts';
 
 const ATTACHMENT_TYPES = ['image', 'file', 'upload', 'template'] as const;
@@ -168,7 +168,9 @@ function extensionProblem(type: 'image' | 'file', fileName: string | null, path:
  * name the property at fault (`messages[0].attachments[1].url`). Shape problems
  * are 422 invalid_arguments; unknown/expired tokens and disallowed extensions
  * 422 invalid_attachment_data. Upload tokens count within `accountId` only and
- * until 24 hours after the upload (`now` decides).
+ * until 24 hours after the upload (`now` decides). Call it with the transaction
+ * that stores the message: it marks the uploads it accepts as attached, which
+ * keeps them from the upload retention pass (src/uploads/retention.ts).
  */
 export async function resolveAttachments(
   db: Queryable,
@@ -181,6 +183,9 @@ export async function resolveAttachments(
   if (shape.length > 0) throw failure('invalid_arguments', shape);
 
   const tokenHashes = attachments.flatMap((a) => (a.type === 'upload' && a.token !== undefined ? [sha256(a.token)] : []));
+  // Marked first, in the message's transaction: a rejected message rolls the mark back,
+  // and an upload the retention pass deletes meanwhile is no longer found (see markUploadsAttached).
+  await markUploadsAttached(db, accountId, tokenHashes, now);
   const uploads = await findLiveUploadsByTokenHash(db, accountId, tokenHashes, now);
 
   const problems: ErrorItem[] = [];

@@ -38,3 +38,29 @@ export async function lastEventId(db: Queryable, accountId: string): Promise<num
   ]);
   return rows[0]?.last_event_id ?? 0;
 }
+
+/**
+ * Deletes up to `limit` events (every account) created before `before` that no
+ * webhook still has to deliver: none of the account's webhooks has it ahead of its
+ * outbox cursor (`queued_through_event_id`: not queued yet) or in its queue
+ * (`webhook_deliveries`: not yet delivered nor given up). See src/webhooks/queue.ts.
+ * Once both hold they hold for good: cursors only move forward, new webhooks start
+ * at the account's last event, and only events past a cursor get queued. Rows
+ * another instance is deleting are skipped. Returns how many it deleted.
+ */
+export async function deleteEventsBefore(db: Queryable, before: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `with batch as (
+       select e.account_id, e.id from events e
+       where e.created_at < $1
+         and not exists (select 1 from webhooks w where w.account_id = e.account_id and w.queued_through_event_id < e.id)
+         and not exists (select 1 from webhook_deliveries d where d.account_id = e.account_id and d.event_id = e.id)
+       limit $2
+       for update of e skip locked
+     )
+     delete from events e using batch b
+     where e.account_id = b.account_id and e.id = b.id`,
+    [before, limit],
+  );
+  return rowCount ?? 0;
+}

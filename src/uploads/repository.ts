@@ -25,6 +25,44 @@ export interface UploadInfo {
   size: number;
 }
 
+/**
+ * Marks the account's uploads whose token hash is in `tokenHashes` and that have
+ * not expired at `now` as attached, so the retention pass keeps them for good.
+ * Call it in the transaction that stores the message referencing them, before
+ * reading them with findLiveUploadsByTokenHash: the update takes the row lock the
+ * retention pass also takes, so either the pass deleted the upload first (and the
+ * read no longer finds it: the token is refused) or the upload is attached when
+ * the message commits. Uploads already attached are left alone (no write, no lock).
+ */
+export async function markUploadsAttached(db: Queryable, accountId: string, tokenHashes: string[], now: Date): Promise<void> {
+  if (tokenHashes.length === 0) return;
+  await db.query(
+    `update uploads set attached = true
+     where account_id = $1 and token_hash = any($2::text[]) and expires_at > $3 and not attached`,
+    [accountId, tokenHashes, now],
+  );
+}
+
+/**
+ * Deletes up to `limit` uploads never attached whose token expired at `now`
+ * (every account). Rows another instance is deleting, or a message is attaching
+ * right now, are skipped. Returns how many it deleted.
+ */
+export async function deleteExpiredUnattachedUploads(db: Queryable, now: Date, limit: number): Promise<number> {
+  const { rowCount } = await db.query(
+    `with batch as (
+       select account_id, id from uploads
+       where not attached and expires_at <= $1
+       limit $2
+       for update skip locked
+     )
+     delete from uploads u using batch b
+     where u.account_id = b.account_id and u.id = b.id`,
+    [now, limit],
+  );
+  return rowCount ?? 0;
+}
+
 /** The account's uploads whose token hash is in `tokenHashes` and that have not expired at `now`, by token hash. */
 export async function findLiveUploadsByTokenHash(
   db: Queryable,
