@@ -167,15 +167,16 @@ describe('parameters', () => {
   });
 
   it('rejects repeated parameters', async () => {
-    await rejects('overview', 'from=2024-03-01&from=2024-03-02', /^from must be a date/);
-    await rejects('agents', 'group=a&group=b', /^group must be a single string$/);
+    await rejects('overview', 'from=2024-03-01&from=2024-03-02', /^from must be a single value, given once$/);
+    await rejects('overview', 'interval=day&interval=week', /^interval must be a single value, given once$/);
+    await rejects('agents', 'group=a&group=b', /^group must be a single value, given once$/);
   });
 
   it('rejects JSON bodies that are not parameter objects, or have wrong types', async () => {
     const cases: [string, RegExp][] = [
       [JSON.stringify([1, 2]), /^body must be an object of named parameters$/],
       [JSON.stringify({ apiKey, group: 5 }), /^group must be a single string$/],
-      [JSON.stringify({ apiKey, interval: ['day'] }), /^interval must be one of/],
+      [JSON.stringify({ apiKey, interval: ['day'] }), /^interval must be a single value, given once$/],
     ];
     for (const [payload, message] of cases) {
       const res = await t.client().request({

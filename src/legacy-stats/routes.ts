@@ -120,6 +120,8 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     if (request.body !== undefined && !isParameterObject(request.body)) {
       throw stats.invalidParameter('body', 'must be an object of named parameters');
     }
+    const repeated = Object.keys(parameters).find((name) => Array.isArray(parameters[name]));
+    if (repeated) throw stats.invalidParameter(repeated, 'must be a single value, given once');
     if (request.method === 'POST') request.body = parameters;
     else request.query = parameters;
   });
