@@ -25,6 +25,8 @@ if (only.length === 0) {
   run('npx', ['tsc', '--noEmit']);
   run('npx', ['eslint', '.']);
 }
-const nodeArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files];
+// The spec reporter for each test, then the time per file (src/test/file-times.mjs).
+const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./src/test/file-times.mjs', '--test-reporter-destination=stdout'];
+const nodeArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files];
 run(process.execPath, nodeArgs, { TEST_ENGINE: 'pglite' });
 if (process.env.TEST_DATABASE_URL) run(process.execPath, nodeArgs, { TEST_ENGINE: 'postgres' });

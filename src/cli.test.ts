@@ -14,7 +14,7 @@ function assertFailed(result: Finished, message: RegExp) {
   assert.match(result.stderr, message);
 }
 
-describe('chat-service CLI', { timeout: 240_000 }, () => {
+describe('chat-service CLI', { timeout: 600_000 }, () => {
   let storage: Storage;
   let created: { account_id: string; token: string; api_key: string };
   const ids: Record<string, string> = {};

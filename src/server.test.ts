@@ -15,7 +15,7 @@ const logLines = (stdout: string): LogLine[] =>
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line));
 
-describe('chat-service serve, as a real process', { timeout: 240_000 }, () => {
+describe('chat-service serve, as a real process', { timeout: 600_000 }, () => {
   it('starts, creates the first account once, logs request ids, stops with exit code 0, and keeps its data', async () => {
     const storage = await freshStorage();
     try {

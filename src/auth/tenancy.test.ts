@@ -191,7 +191,9 @@ describe("another account's data in aggregates", () => {
       // A changes something while B listens; then B does, and B's event marks the end of what to read.
       await t.client(a.token).post(`/v2/conversations/${ids.conversations}/messages`, { sub_type: 'contact', text: 'tenant-a again' });
       const marker = await t.client(b.token).post('/v2/contacts', { name: 'tenant-b marker' });
-      for (let i = 0; i < 200 && !text.includes(marker.body.id); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+      // The stream polls the outbox every 300 ms; wait for the marker with a generous deadline (a loaded machine is slow).
+      const deadline = Date.now() + 60_000;
+      while (!text.includes(marker.body.id) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
       assert.match(text, new RegExp(marker.body.id));
       assert.deepEqual(leaked(text), []);
     } finally {

@@ -58,7 +58,13 @@ async function openStream(token: string, query = '', headers: Record<string, str
   return {
     response,
     async next(count) {
-      while (messages.length < count) if (!(await read())) throw new Error('the stream ended');
+      // A generous bound (the stream polls every 300 ms): a missing event fails with a message instead of hanging.
+      const deadline = AbortSignal.timeout(60_000);
+      const expired = new Promise<never>((_, reject) =>
+        deadline.addEventListener('abort', () => reject(new Error(`expected ${count} messages, got ${messages.length} within 60 s`)), { once: true }),
+      );
+      expired.catch(() => undefined);
+      while (messages.length < count) if (!(await Promise.race([read(), expired]))) throw new Error('the stream ended');
       return messages.splice(0, count);
     },
     close: () => controller.abort(),
@@ -72,7 +78,7 @@ async function newAccountWithStreamToken(): Promise<{ account: TestAccount; toke
   return { account, token: await t.token(account, ['events:read']) };
 }
 
-describe('GET /v2/events', { timeout: 30_000 }, () => {
+describe('GET /v2/events', { timeout: 300_000 }, () => {
   it('streams events as they commit, with id, event and data lines', async () => {
     const { account, token } = await newAccountWithStreamToken();
     await produceAgentEvents(t, account, 1);
@@ -261,7 +267,7 @@ describe('GET /v2/events errors', () => {
   });
 });
 
-describe('server shutdown', { timeout: 30_000 }, () => {
+describe('server shutdown', { timeout: 300_000 }, () => {
   it('ends open streams so that close() returns', async () => {
     const other = await startTestApp();
     const url = await other.app.listen({ port: 0, host: '127.0.0.1' });

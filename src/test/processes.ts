@@ -66,9 +66,17 @@ function finished(child: ChildProcess): Promise<Finished> {
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
-/** Runs one CLI command to its end. */
-export function runCli(args: string[], env: Record<string, string>): Promise<Finished> {
-  return finished(spawnCli(args, env));
+/**
+ * Runs one CLI command to its end. A command still running after `timeoutMs`
+ * (generous: a loaded machine is slow) is killed, and says so in its stderr.
+ */
+export async function runCli(args: string[], env: Record<string, string>, timeoutMs = 120_000): Promise<Finished> {
+  const child = spawnCli(args, env);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const result = await finished(child);
+  clearTimeout(timer);
+  if (result.signal === 'SIGKILL') result.stderr += `\n(killed: still running after ${timeoutMs} ms: chat-service ${args.join(' ')})`;
+  return result;
 }
 
 export interface ServeProcess {
@@ -81,7 +89,7 @@ export interface ServeProcess {
 }
 
 /** Starts `serve` on a free port and resolves once it listens (its JSON log names the URL). */
-export function startServe(env: Record<string, string>, timeoutMs = 60_000): Promise<ServeProcess> {
+export function startServe(env: Record<string, string>, timeoutMs = 120_000): Promise<ServeProcess> {
   const child = spawnCli(['serve'], { HOST: '127.0.0.1', PORT: '0', ...env });
   const exited = finished(child);
   let stdout = '';
