@@ -4,7 +4,7 @@
  */
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
-import type { MessageRow } from './replay.ts';
+import type { ConversationState, MessageRow } from './replay.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 /** A text[] value as an array literal, so arrays of arrays can travel through unnest. Ids need no quoting. */
@@ -103,30 +103,16 @@ export async function insertContacts(db: Queryable, accountId: string, contacts:
   );
 }
 
-export interface ConversationRow {
+/** A conversation row: the state replay derived, plus what the plan fixed up front. */
+export type ConversationRow = ConversationState & {
   id: string;
-  status: string;
   contactId: string;
   groupId: string | null;
   domain: string | null;
-  assignedIds: string[];
-  agentIds: string[];
   tags: string[];
   /** jsonb, serialised. */
   variables: string;
-  ratingValue: number | null;
-  ratingText: string | null;
-  ratedAt: number | null;
-  isOffline: boolean;
-  isServed: boolean;
-  unread: number;
-  lastMessageText: string | null;
-  lastMessageAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-  closeType: string | null;
-}
+};
 
 export async function insertConversations(db: Queryable, accountId: string, conversations: ConversationRow[]): Promise<void> {
   if (conversations.length === 0) return;
