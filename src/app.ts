@@ -98,9 +98,27 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       info: {
         title: 'Chat Service API',
         version: API_VERSION,
-        description: 'Live-chat backend: agents, bots, contacts, conversations, statistics. See the README for examples.',
+        description:
+          'Live-chat backend: agents, bots, contacts, conversations, statistics. Every `/v2` operation takes ' +
+          '`Authorization: Bearer <token>` and needs the scope it lists; errors are `error_payload` bodies. ' +
+          'The legacy export under `/stats` authenticates with the `apiKey` parameter. See the README for examples.',
       },
       servers: [{ url: '/' }],
+      // Sections in the order a newcomer needs them; operations of each route file carry one of these.
+      tags: [
+        { name: 'Management', description: 'Agents, groups, tags, bots, tokens and account settings (scope account:manage)' },
+        { name: 'Agents', description: 'Agents, their status and presence' },
+        { name: 'Bots', description: 'Bot triggers' },
+        { name: 'Contacts', description: 'The people who chat' },
+        { name: 'Conversations', description: 'Conversations, messages, paths and ratings' },
+        { name: 'Uploads', description: 'Files for attachments' },
+        { name: 'Statistics', description: 'Multi-metric statistics' },
+        { name: 'Events', description: 'Live event stream (Server-Sent Events)' },
+        { name: 'Webhooks', description: 'Signed event delivery' },
+        { name: 'Legacy statistics export', description: 'Unversioned /stats export, authenticated by apiKey' },
+        { name: 'Operations', description: 'Health checks' },
+      ],
+      security: [{ bearer: [] }],
       components: {
         securitySchemes: {
           bearer: {

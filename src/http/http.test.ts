@@ -199,6 +199,10 @@ describe('OpenAPI document and reference page', () => {
       { type: 'http', scheme: 'bearer' },
     );
     assert.ok(res.body.components.schemas.error_payload || JSON.stringify(res.body).includes('error_payload'));
+    // Bearer is the default; public operations opt out explicitly so clients send no token there.
+    assert.deepEqual(res.body.security, [{ bearer: [] }]);
+    for (const path of ['/healthz', '/readyz', '/stats/totals']) assert.deepEqual(res.body.paths[path].get.security, [], path);
+    assert.equal(res.body.tags[0].name, 'Management');
   });
 
   it('lists the scope and the error responses of every /v2 operation', async () => {

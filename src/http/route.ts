@@ -61,7 +61,8 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
       description: doc.description,
       tags: doc.tags,
       ...(doc.hide ? { hide: true } : {}),
-      ...(doc.scope ? { security: [{ bearer: [doc.scope] }] } : {}),
+      // Public routes say so explicitly: the document's default is bearer authentication.
+      security: doc.scope ? [{ bearer: [doc.scope] }] : [],
       ...(doc.params ? { params: doc.params } : {}),
       ...(doc.querystring ? { querystring: doc.querystring } : {}),
       ...(doc.body ? { body: doc.body } : {}),
