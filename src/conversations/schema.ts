@@ -241,30 +241,7 @@ const conversationFields = {
 };
 
 export const Conversation = Type.Object(conversationFields, { title: 'conversation' });
-export interface Conversation {
-  id: string;
-  ext_id: string | null;
-  status: ConversationStatus;
-  channel: { type: 'default'; id: null };
-  contact_id: string;
-  group_id: string | null;
-  domain: string | null;
-  assigned_ids: string[];
-  agent_ids: string[];
-  tags: string[];
-  variables: Record<string, unknown>;
-  rating_value: number | null;
-  rating_text: string | null;
-  rated_at: string | null;
-  is_offline: boolean;
-  is_served: boolean;
-  unread: number;
-  last_message: { text: string | null; created_at: string } | null;
-  created_at: string;
-  updated_at: string;
-  finished_at: string | null;
-  close_type: 'agent' | 'contact' | 'inactivity' | null;
-}
+export type Conversation = Static<typeof Conversation>;
 
 export const ConversationWithDetails = Type.Object(
   {
