@@ -256,6 +256,7 @@ describe('paging messages and paths', () => {
       const res = await api.get(`/v2/conversations/${conv.id}/messages?${query}`);
       assert.equal(res.status, 422, query);
       assert.deepEqual(errorPaths(res.body), [[path, code, 'query']]);
+      if (code === 'pattern') assert.equal(res.body.errors[0].message, 'after must be the `after` of a previous page');
     }
     assert.equal((await api.get('/v2/conversations/conope/messages')).status, 404);
   });

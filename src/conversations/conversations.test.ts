@@ -591,6 +591,7 @@ describe('paths: POST /v2/conversations/{id}/paths', () => {
       const res = await api.post(`/v2/conversations/${conv.id}/paths`, { url: 'javascript:alert(1)' });
       assert.equal(res.status, 422);
       assert.deepEqual(errorPaths(res.body), [['url', 'pattern', 'body']]);
+      assert.equal(res.body.errors[0].message, 'url must be an http or https URL with a host');
       const unparsable = await api.post(`/v2/conversations/${conv.id}/paths`, { url: 'http://[::1/cart' });
       assert.equal(unparsable.status, 422);
       assert.deepEqual(errorPaths(unparsable.body), [['url', 'format', 'body']]);

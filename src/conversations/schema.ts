@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../http/schemas.ts';
+import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
 import { AttachmentInput, StoredAttachment } from '../content/attachments.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
@@ -107,7 +107,7 @@ export type NewMessageBody = Static<typeof NewMessageBody>;
 
 export const NewPathBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+', description: 'http(s) URL of the page' }),
+    url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+', [PATTERN_MESSAGE]: 'must be an http or https URL with a host', description: 'http(s) URL of the page' }),
     title: Type.Optional(Nullable(Type.String({ maxLength: 1024, description: 'Title of the page' }))),
   },
   { additionalProperties: false },
@@ -138,7 +138,7 @@ export const GetConversationQuery = Type.Object(
 export const PageQuery = Type.Object(
   {
     size: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Items per page' }),
-    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', description: 'The `after` of the previous page' })),
+    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', [PATTERN_MESSAGE]: 'must be the `after` of a previous page', description: 'The `after` of the previous page' })),
   },
   { additionalProperties: false },
 );

@@ -31,3 +31,9 @@ export function iso(value: Date | null | undefined): string | null {
 export function StringEnum<T extends string>(values: readonly T[], options: { description?: string; default?: T } = {}): TUnsafe<T> {
   return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options });
 }
+
+/**
+ * Schema keyword with the sentence to show when a string fails its `pattern`
+ * (a regular expression means nothing to most callers): `{ pattern, [PATTERN_MESSAGE]: 'must be ...' }`.
+ */
+export const PATTERN_MESSAGE = 'x-pattern-message';

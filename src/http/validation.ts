@@ -3,11 +3,13 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
 import { ApiError, type ErrorItem, type ErrorLocation } from './errors.ts';
+import { PATTERN_MESSAGE } from './schemas.ts';
 
 function makeAjv(coerceTypes: boolean | 'array') {
   // allErrors: report every problem at once. removeAdditional false: unknown
   // properties are rejected, never silently dropped (DECISIONS 2).
-  const ajv = new Ajv.default({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false });
+  // verbose: errors carry their schema, so a pattern can explain itself (PATTERN_MESSAGE).
+  const ajv = new Ajv.default({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false, verbose: true });
   addFormats.default(ajv);
   return ajv;
 }
@@ -40,6 +42,8 @@ export function toPath(instancePath: string, child?: string): string {
 function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
+    case 'pattern':
+      return ((error.parentSchema as Record<string, unknown> | undefined)?.[PATTERN_MESSAGE] as string | undefined) ?? error.message ?? 'is invalid';
     case 'enum':
       return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'const':

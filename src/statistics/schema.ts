@@ -1,5 +1,5 @@
 import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
-import { Nullable } from '../http/schemas.ts';
+import { Nullable, PATTERN_MESSAGE } from '../http/schemas.ts';
 import { DATE_INTERVALS, METRIC_NAMES } from './metrics.ts';
 
 export const MAX_AGGS = 3;
@@ -21,6 +21,7 @@ export const StatisticsQuery = Type.Object(
 const RangeValue = Nullable(
   Type.String({
     pattern: '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?(Z|[+-]\\d{2}:\\d{2})?$',
+    [PATTERN_MESSAGE]: 'must be a local time YYYY-MM-DDTHH:MM:SS (optionally with Z or an offset)',
     description:
       'Local time in the request zone, `YYYY-MM-DDTHH:MM:SS` (optionally `.mmm`), inclusive at its precision; ' +
       'with `Z` or an offset it is an absolute instant; null leaves that end open',

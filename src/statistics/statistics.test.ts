@@ -617,6 +617,12 @@ describe('POST /v2/statistics: invalid requests', () => {
     });
   }
 
+  it('explains a range value of the wrong form in words, not as a regular expression', async () => {
+    const { account } = await newAccount();
+    const res = await stats(account, { x: { name: 'response_time', range: { from: '2024-05-06', to: null } } });
+    assert.equal(res.body.errors[0].message, 'x.range.from must be a local time YYYY-MM-DDTHH:MM:SS (optionally with Z or an offset)');
+  });
+
   it('rejects a response of more than 10,000 buckets, counting every entry and level', async () => {
     const { account } = await newAccount();
     const days = (from: string, to: string, aggs: unknown[] = []) => ({
