@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from './deps.ts';
 import { startWebhookWorker } from './webhooks/delivery.ts';
-import { startInactivityJob } from './conversations/inactivity.ts';
+import { closeIdleConversations } from './conversations/inactivity.ts';
 import { deleteExpiredUploads } from './uploads/retention.ts';
 import { deleteOldEvents } from './events/retention.ts';
 
@@ -9,6 +9,8 @@ export interface BackgroundJobs {
   stop(): Promise<void>;
 }
 
+/** How often idle conversations are looked for: a close lands at most this late (finished_at is exact anyway). */
+const INACTIVITY_INTERVAL_MS = 15_000;
 /** How often the retention passes run. */
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -41,9 +43,8 @@ function every(intervalMs: number, pass: () => Promise<number>, log: FastifyBase
  */
 export function startBackgroundJobs(deps: Deps, log: FastifyBaseLogger): BackgroundJobs {
   const stops: (() => Promise<void>)[] = [];
-  // Inactivity auto-close (issue 3) and webhook delivery (issue 6) are started here.
   stops.push(startWebhookWorker(deps, log));
-  stops.push(startInactivityJob(deps, log));
+  stops.push(every(INACTIVITY_INTERVAL_MS, () => closeIdleConversations(deps), log, 'closed idle conversations'));
   // Retention: expired uploads never attached, and outbox events past EVENT_RETENTION_DAYS no webhook still needs.
   stops.push(every(RETENTION_INTERVAL_MS, () => deleteExpiredUploads(deps), log, 'deleted expired unattached uploads'));
   stops.push(every(RETENTION_INTERVAL_MS, () => deleteOldEvents(deps), log, 'deleted old events'));

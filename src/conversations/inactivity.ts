@@ -1,11 +1,9 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Deps } from '../deps.ts';
 import { recordEvent } from '../events/outbox.ts';
 import * as repo from './repository.ts';
 
 /** Conversations closed per transaction; a pass repeats until fewer are idle. */
 const BATCH_SIZE = 500;
-const INTERVAL_MS = 15_000;
 
 /**
  * One pass of the inactivity auto-close (DECISIONS 7): closes every conversation
@@ -28,23 +26,4 @@ export async function closeIdleConversations(deps: Pick<Deps, 'db' | 'config' | 
     closed += batch;
     if (batch < BATCH_SIZE) return closed;
   }
-}
-
-/** Runs closeIdleConversations every few seconds; returns a stop function that waits for a running pass. */
-export function startInactivityJob(deps: Deps, log: FastifyBaseLogger): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = closeIdleConversations(deps)
-      .then((count) => {
-        if (count > 0) log.info({ count }, 'closed idle conversations');
-      })
-      .catch((error) => log.error({ err: error }, 'inactivity auto-close failed'))
-      .finally(() => (running = undefined));
-  }, INTERVAL_MS);
-  timer.unref();
-  return async () => {
-    clearInterval(timer);
-    await running;
-  };
 }
