@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
 import { chat, type ChatSpec } from './test-fixtures.ts';
+import { METRIC_NAMES, type MetricName } from './metrics.ts';
 
 let t: TestApp;
 before(async () => {
@@ -129,23 +130,9 @@ interface StatObject {
   fields: Json;
 }
 
-type Metric =
-  | 'response_time'
-  | 'first_response_time'
-  | 'time_to_close'
-  | 'time_to_close_sum'
-  | 'new_conversation'
-  | 'closed_conversation'
-  | 'conversation_ratings';
-const METRICS: Metric[] = [
-  'response_time',
-  'first_response_time',
-  'time_to_close',
-  'time_to_close_sum',
-  'new_conversation',
-  'closed_conversation',
-  'conversation_ratings',
-];
+// The reference shares only the metric names with the service, not how they are computed.
+type Metric = MetricName;
+const METRICS = METRIC_NAMES;
 const MESSAGE_FIELDS = ['trigger_id', 'agent_id', 'is_reply', 'is_first_reply', 'is_offline', 'is_offline_reply', 'group_id', 'sub_type', 'conversation_id'];
 const CONVERSATION_FIELDS = ['status', 'group_id', 'agent_ids', 'assigned_ids', 'rating_value', 'domain', 'tags', 'channel', 'close_type', 'is_offline', 'contact_id'];
 const isMessageMetric = (metric: Metric) => metric === 'response_time' || metric === 'first_response_time';

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
 import { conversationFactory, type ConversationFactory } from '../test/conversations.ts';
 import { chat, type ChatSpec } from './test-fixtures.ts';
+import { METRIC_NAMES } from './metrics.ts';
 
 let t: TestApp;
 before(async () => {
@@ -89,16 +90,7 @@ describe('POST /v2/statistics: metrics', () => {
   it('computes all seven metrics, medians of an even count being the mean of the middle two', async () => {
     const account = await supportDay();
     const range = { from: '2024-05-06T00:00:00', to: '2024-05-07T23:59:59' };
-    const names = [
-      'response_time',
-      'first_response_time',
-      'time_to_close',
-      'time_to_close_sum',
-      'new_conversation',
-      'closed_conversation',
-      'conversation_ratings',
-    ];
-    const res = await stats(account, Object.fromEntries(names.map((name) => [name, { name, range }])));
+    const res = await stats(account, Object.fromEntries(METRIC_NAMES.map((name) => [name, { name, range }])));
     assert.equal(res.status, 200);
     assert.deepEqual(res.body, {
       response_time: { name: 'response_time', value: 25, count: 4, buckets: null },
