@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx: no build step to forget.
-import { register } from 'tsx/esm/api';
+// The CLI runs the compiled JavaScript in dist/ (`npm run build`; `npm install` runs it).
+import { existsSync } from 'node:fs';
 
-register();
-const { main } = await import('../src/cli.ts');
+const cli = new URL('../dist/cli.js', import.meta.url);
+if (!existsSync(cli)) {
+  console.error('chat-service: dist/ is missing; run `npm run build` (npm install runs it) first.');
+  process.exit(1);
+}
+const { main } = await import(cli.href);
 await main(process.argv);

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, then the whole suite on PGlite and, when
-// TEST_DATABASE_URL is set, once more on real PostgreSQL.
+// `npm test`: build dist/ (the tests spawn the real CLI, which runs it), typecheck,
+// lint, then the whole suite on PGlite and, when TEST_DATABASE_URL is set, once
+// more on real PostgreSQL.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -21,6 +22,7 @@ function testFiles(dir) {
 
 const only = process.argv.slice(2);
 const files = only.length > 0 ? only : testFiles('src').sort();
+run(process.execPath, ['scripts/build.mjs']);
 if (only.length === 0) {
   run('npx', ['tsc', '--noEmit']);
   run('npx', ['eslint', '.']);
