@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
-import { recordEvent, type EventType } from '../events/outbox.ts';
+import { recordEvent, recordEvents, type EventType, type NewEvent } from '../events/outbox.ts';
 import { missingAgentIds } from '../agents/repository.ts';
 import { missingGroupIds } from '../groups/repository.ts';
 import { missingTagIds } from '../tags/repository.ts';
@@ -210,13 +210,17 @@ async function storeMessage(
 }
 
 /**
- * A stored message's `*_replied` event. Notes are internal to the agents and get
- * none, so an integration relaying events to contacts can never leak one.
+ * The `*_replied` events of stored messages. Notes are internal to the agents and
+ * get none, so an integration relaying events to contacts can never leak one.
  */
-async function recordReplied(tx: Queryable, accountId: string, message: Message): Promise<void> {
-  if (message.type === 'note') return;
-  const type = REPLIED_EVENTS[message.sub_type as keyof typeof REPLIED_EVENTS];
-  await recordEvent(tx, accountId, type, { conversation_id: message.conversation_id, message }, message.conversation_id);
+function repliedEvents(messages: Message[]): NewEvent[] {
+  return messages
+    .filter((message) => message.type !== 'note')
+    .map((message) => ({
+      type: REPLIED_EVENTS[message.sub_type as keyof typeof REPLIED_EVENTS],
+      data: { conversation_id: message.conversation_id, message },
+      conversationId: message.conversation_id,
+    }));
 }
 
 // ---------------------------------------------------------------- create
@@ -313,8 +317,10 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
       }
       await repo.saveConversation(tx, accountId, conv);
       const conversation = repo.toConversation(conv);
-      await recordEvent(tx, accountId, 'conversation.opened', { conversation }, conv.id);
-      for (const message of messages) await recordReplied(tx, accountId, message);
+      await recordEvents(tx, accountId, [
+        { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
+        ...repliedEvents(messages),
+      ]);
       return conversation;
     }),
   );
@@ -353,7 +359,7 @@ export async function addMessage(deps: ConversationDeps, accountId: string, conv
       storedAt,
     );
     await repo.saveConversation(tx, accountId, conv);
-    await recordReplied(tx, accountId, message);
+    await recordEvents(tx, accountId, repliedEvents([message]));
     return message;
   });
 }
