@@ -2,7 +2,7 @@
  * The benchmark's statistics requests and, for each, hand-written SQL computing
  * the same aggregates over the same rows: the floor the endpoint is measured
  * against. The baselines are written independently of src/statistics on
- * purpose (DECISIONS 6 is their specification), so the benchmark also checks
+ * purpose (docs/behaviour.md §6 is their specification), so the benchmark also checks
  * that both agree on the totals.
  */
 import type { Db } from '../src/db/db.ts';

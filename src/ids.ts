@@ -12,7 +12,7 @@ export function randomString(length: number): string {
 
 export type IdPrefix = 'ct' | 'co' | 'ms' | 'bo' | 'gr' | 'tg' | 'wh' | 'up' | 'ac' | 'tk';
 
-/** Opaque identifier: two-letter prefix plus 12 URL-safe random characters (DECISIONS 1). */
+/** Opaque identifier: two-letter prefix plus 12 URL-safe random characters (docs/behaviour.md §1). */
 export function newId(prefix: IdPrefix): string {
   return prefix + randomString(12);
 }

@@ -1,5 +1,5 @@
 /**
- * The authentication contract (DECISIONS 1), checked on every operation the
+ * The authentication contract (docs/behaviour.md §1), checked on every operation the
  * OpenAPI document lists with a scope, so routes added later are covered too.
  */
 import { after, before, describe, it } from 'node:test';

@@ -17,7 +17,7 @@ const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="chat-service"' });
 
 /**
- * Authenticates before the body is parsed or validated (DECISIONS 1): a bad body
+ * Authenticates before the body is parsed or validated (docs/behaviour.md §1): a bad body
  * from an unauthenticated caller gets 401, not 422.
  */
 export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {

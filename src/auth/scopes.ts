@@ -1,4 +1,4 @@
-/** Every scope a token may hold: SPEC.md section 5 plus DECISIONS section 1. */
+/** Every scope a token may hold (docs/behaviour.md §1). */
 export const SCOPES = [
   'agents:read',
   'agents:manage',

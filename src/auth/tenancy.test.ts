@@ -1,5 +1,5 @@
 /**
- * Tenancy (DECISIONS 1): account B, with an all-scopes token, can neither read nor
+ * Tenancy (docs/behaviour.md §1): account B, with an all-scopes token, can neither read nor
  * change anything of account A. The operations come from the OpenAPI document, so
  * routes added later are covered; only bodies and lookup keys are listed by hand.
  */

@@ -6,7 +6,7 @@ import * as repo from './repository.ts';
 
 type ContactDeps = Pick<Deps, 'db'>;
 
-/** Always creates (DECISIONS 4); identity_id is unique per account. */
+/** Always creates (docs/behaviour.md §4); identity_id is unique per account. */
 export async function createContact(deps: ContactDeps, accountId: string, input: CreateContactBody): Promise<Contact> {
   return deps.db.transaction(async (tx) => {
     const contact = await repo.insertContact(tx, accountId, {
@@ -27,7 +27,7 @@ export async function getContact(deps: ContactDeps, accountId: string, id: strin
   return contact;
 }
 
-/** Without an e-mail there is nothing to find: 404 like a miss (DECISIONS 4). */
+/** Without an e-mail there is nothing to find: 404 like a miss (docs/behaviour.md §4). */
 export async function findContactByEmail(deps: ContactDeps, accountId: string, email: string | undefined): Promise<Contact> {
   const contact = email ? await repo.findContactByEmail(deps.db, accountId, email) : null;
   if (!contact) throw notFound(email ? `Contact with email ${email}` : 'Contact (no email given)');

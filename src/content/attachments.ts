@@ -30,7 +30,7 @@ const CarouselItem = Type.Object(
 );
 
 /**
- * An attachment as a request carries it (SPEC section 2, DECISIONS 5). Which
+ * An attachment as a request carries it (docs/behaviour.md §5). Which
  * properties a type needs and allows is checked by resolveAttachments():
  * image/file take `url` (required), `file_name`, `file_type`; upload takes
  * `token` (required); template takes `layout` and `items` (both required).

@@ -1,6 +1,6 @@
 import sanitize from 'sanitize-html';
 
-/** Link schemes a message may carry (DECISIONS 5). */
+/** Link schemes a message may carry (docs/behaviour.md §5). */
 const LINK_SCHEMES = ['http:', 'https:', 'mailto:'];
 
 /** Attributes every surviving link gets, whatever the author wrote. */
@@ -53,7 +53,7 @@ function decodeEmittedEntities(html: string): string {
 }
 
 /**
- * Message HTML sanitising (DECISIONS 5): only `a` and `br` survive, links only
+ * Message HTML sanitising (docs/behaviour.md §5): only `a` and `br` survive, links only
  * with http/https/mailto and always rel="nofollow noopener noreferrer"
  * target="_blank"; script/style content is dropped, other tags are removed and
  * their text kept. `text` is the plain-text rendering of the sanitised HTML:

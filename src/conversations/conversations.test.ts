@@ -247,7 +247,7 @@ describe('POST /v2/conversations', () => {
       ['a missing contact_id', async () => ({ text: 'x' }), 422, 'invalid_arguments', [['contact_id', 'required', 'body']]],
       ['an unknown property', async (_f, c) => ({ contact_id: c, color: 'red' }), 422, 'invalid_arguments', [['color', 'additionalProperties', 'body']]],
       [
-        'attachments beside text (SPEC allows none at the top level)',
+        'attachments beside text (the create body has no top-level attachments)',
         async (_f, c) => ({ contact_id: c, text: 'x', attachments: [{ type: 'image', url: 'https://e.com/a.png' }] }),
         422,
         'invalid_arguments',

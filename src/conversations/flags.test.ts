@@ -12,7 +12,7 @@ before(async () => {
 after(() => t.close());
 
 /**
- * The flag rules of DECISIONS 5 read literally over a whole history, as a
+ * The flag rules of docs/behaviour.md §5 read literally over a whole history, as a
  * reference for the incremental computation: for each agent message, the
  * contact messages since the previous agent message are the unanswered ones.
  */

@@ -1,5 +1,5 @@
 /**
- * Message flags (DECISIONS 5), as a pure step over a conversation's reply state,
+ * Message flags (docs/behaviour.md §5), as a pure step over a conversation's reply state,
  * so one rule serves imported history (applied in memory, message by message)
  * and single messages (state loaded from the database under the row lock).
  */

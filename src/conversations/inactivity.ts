@@ -6,7 +6,7 @@ import * as repo from './repository.ts';
 const BATCH_SIZE = 500;
 
 /**
- * One pass of the inactivity auto-close (DECISIONS 7): closes every conversation
+ * One pass of the inactivity auto-close (docs/behaviour.md §7): closes every conversation
  * not closed whose last message is older than INACTIVITY_TIMEOUT_SECONDS at
  * deps.now(), with a conversation.closed event each. Returns how many it closed.
  */

@@ -151,7 +151,7 @@ export async function contactExists(db: Queryable, accountId: string, contactId:
 
 /**
  * Whether some agent is available at `at`: status online and pinged within the
- * presence TTL before it, in `groupId` when given (DECISIONS 3 and 5).
+ * presence TTL before it, in `groupId` when given (docs/behaviour.md §3 and §5).
  */
 export async function agentAvailable(db: Queryable, accountId: string, groupId: string | null, at: Date, ttlSeconds: number): Promise<boolean> {
   const { rows } = await db.query(

@@ -4,7 +4,7 @@ import { AttachmentInput, StoredAttachment } from '../content/attachments.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
-/** Flat object of string keys to string/number/boolean values (DECISIONS 5). */
+/** Flat object of string keys to string/number/boolean values (docs/behaviour.md §5). */
 export const Variables = Type.Unsafe<Record<string, string | number | boolean>>({
   type: 'object',
   maxProperties: 50,

@@ -23,7 +23,7 @@ import type {
 
 type ConversationDeps = Pick<Deps, 'db' | 'config' | 'now'>;
 
-/** GET /conversations/{id} includes at most this many messages and paths (SPEC 8). */
+/** GET /conversations/{id} includes at most this many messages and paths (docs/behaviour.md §9). */
 export const RECENT_LIMIT = 200;
 
 const REPLIED_EVENTS: Record<'contact' | 'agent' | 'bot', EventType> = {

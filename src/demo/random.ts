@@ -85,7 +85,7 @@ export class Random {
     return median * Math.exp(sigma * normal);
   }
 
-  /** Identifier in the service's format: prefix plus 12 URL-safe characters (DECISIONS 1). */
+  /** Identifier in the service's format: prefix plus 12 URL-safe characters (docs/behaviour.md §1). */
   id(prefix: string): string {
     const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
     let out = prefix;

@@ -1,7 +1,7 @@
 /**
  * Derives every stored column of a conversation and its messages from what
  * happened in it, by the rules the service applies when it stores each change
- * (DECISIONS 5 and 7): message flags and response times, status transitions,
+ * (docs/behaviour.md §5 and §7): message flags and response times, status transitions,
  * reopening, inactivity closes, unread, last message.
  */
 
@@ -172,7 +172,7 @@ export function replay(actions: readonly Action[], context: ReplayContext): { co
         store({ type: 'note', subType: 'agent', agentId: action.agentId, triggerId: null, content: textContent(action.text), text: action.text, createdAt: action.at });
         break;
       case 'assign':
-        // The service refuses to assign on a closed conversation (DECISIONS 5).
+        // The service refuses to assign on a closed conversation (docs/behaviour.md §5).
         if (state.status === 'closed' || state.assignedIds.includes(action.agentId)) break;
         state.assignedIds.push(action.agentId);
         state.isServed = true;

@@ -79,7 +79,7 @@ export function installErrorHandling(app: FastifyInstance, knownRoutes: { method
       if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
       return sendError(reply, apiError);
     }
-    // Unexpected: the detail goes to the log only (DECISIONS 2).
+    // Unexpected: the detail goes to the log only (docs/behaviour.md §2).
     request.log.error({ err: error }, 'unexpected error');
     return reply
       .code(500)

@@ -19,7 +19,7 @@ export const IdParams = Type.Object(
 
 export const OkResponse = Type.Object({ ok: Type.Literal(true, { description: 'Always true: the operation succeeded' }) }, { title: 'ok_response' });
 
-/** ISO-8601 UTC with milliseconds, as every response carries timestamps (DECISIONS). */
+/** ISO-8601 UTC with milliseconds, as every response carries timestamps (docs/behaviour.md §0). */
 export function iso(value: Date | null | undefined): string | null {
   return value ? value.toISOString() : null;
 }

@@ -64,7 +64,7 @@ export function operationsOf(t: TestApp): Operation[] {
   );
 }
 
-/** The legacy export answers errors in its own shape (DECISIONS 1 and 7). */
+/** The legacy export answers errors in its own shape (docs/behaviour.md §1 and §7). */
 export const isLegacy = (path: string) => path.startsWith('/stats/');
 
 /** Asserts `res` is an error answer in the shape its route promises: error_payload, or the legacy one. */

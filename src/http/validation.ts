@@ -7,7 +7,7 @@ import { PATTERN_MESSAGE } from './schemas.ts';
 
 function makeAjv(coerceTypes: boolean | 'array') {
   // allErrors: report every problem at once. removeAdditional false: unknown
-  // properties are rejected, never silently dropped (DECISIONS 2).
+  // properties are rejected, never silently dropped (docs/behaviour.md §2).
   // verbose: errors carry their schema, so a pattern can explain itself (PATTERN_MESSAGE).
   const ajv = new Ajv.default({ allErrors: true, removeAdditional: false, useDefaults: true, coerceTypes, strict: false, verbose: true });
   addFormats.default(ajv);

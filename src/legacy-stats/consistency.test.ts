@@ -73,7 +73,7 @@ const SUMMED_AGENT_FIELDS = [
   'triggered',
   'totalDuration',
 ];
-/** Every counter but visitors (distinct) and the averages adds up over units (DECISIONS 7). */
+/** Every counter but visitors (distinct) and the averages adds up over units (docs/behaviour.md §7). */
 const SUMMED_OVERVIEW_FIELDS = ['channels', 'chats', 'missed', 'offline', ...SUMMED_AGENT_FIELDS];
 
 type Counters = Record<string, number>;

@@ -390,7 +390,7 @@ describe('counters', () => {
     await build(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], NOW);
   });
 
-  it('counts the overview of a day as DECISIONS 7 defines it', async () => {
+  it('counts the overview of a day as docs/behaviour.md §7 defines it', async () => {
     const body = await stats('totals', { apiKey: w.account.apiKey, from: DAY, to: DAY });
     assert.deepEqual(body.interval, { from: DAY, to: DAY });
     assert.deepEqual(body.overview, {

@@ -15,7 +15,7 @@ export interface StatsScope {
 // Units are local timestamps (`timestamp without time zone` in the account's zone), so
 // `date_trunc` and the unit series follow the local calendar across DST changes.
 
-/** Conversations started in the range, one row each, with what DECISIONS 7 classifies them by. */
+/** Conversations started in the range, one row each, with what docs/behaviour.md §7 classifies them by. */
 const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
   range as (
     select $3::date::timestamp at time zone $2 as starts_at,
@@ -149,7 +149,7 @@ const rowCtes = (labels: string) => `
     left join agent_counts s on s.unit_start = u.unit_start and s.agent_id = a.id
   )`;
 
-/** unitId, unitName, unitLongName of unit `u` (DECISIONS 7); `to_char` names are English whatever the locale. */
+/** unitId, unitName, unitLongName of unit `u` (docs/behaviour.md §7); `to_char` names are English whatever the locale. */
 const UNIT_LABELS: Record<Interval, string> = {
   day: `to_char(u.unit_start, 'YYYY-MM-DD') as "unitId", to_char(u.unit_start, 'Mon FMDD') as "unitName",
         to_char(u.unit_start, 'FMDay, FMMonth FMDD, YYYY') as "unitLongName",`,

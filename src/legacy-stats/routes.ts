@@ -113,7 +113,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.decorateRequest('legacyAccount', null);
   app.setErrorHandler(sendLegacyError);
 
-  // The apiKey is checked before validation (DECISIONS 1): a bad parameter from a caller without a key gets 401.
+  // The apiKey is checked before validation (docs/behaviour.md §1): a bad parameter from a caller without a key gets 401.
   app.addHook('preValidation', async (request) => {
     const parameters = collectParameters(request, knownParameters(request));
     request.legacyAccount = await stats.authenticate(deps, parameters.apiKey);

@@ -42,7 +42,7 @@ export interface Parameters {
 const count = (description: string) => Type.Integer({ description });
 const seconds = (description: string) => Type.Integer({ description: `${description}, in seconds` });
 
-/** Counters shared by the overview and the per-agent entries (DECISIONS 7). */
+/** Counters shared by the overview and the per-agent entries (docs/behaviour.md §7). */
 const chatCounters = {
   completed: count('Chats closed by an agent or the contact with every contact message answered'),
   completed1to3: count('Completed chats that lasted under 3 minutes'),

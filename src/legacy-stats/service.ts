@@ -17,7 +17,7 @@ export interface DayRange {
   to: string;
 }
 
-/** Days in the default range: the 30 days ending `to` (DECISIONS 7). */
+/** Days in the default range: the 30 days ending `to` (docs/behaviour.md §7). */
 const DEFAULT_DAYS = 30;
 /** Longest range, so one request cannot ask for millions of daily records. */
 export const MAX_DAYS = 3660;
@@ -25,7 +25,7 @@ const DAY_MS = 86_400_000;
 
 export const invalidParameter = (name: string, problem: string) => new ApiError(400, 'invalid_parameters', `${name} ${problem}`);
 
-/** The account whose legacy apiKey this is; 401 when missing or unknown (DECISIONS 1). */
+/** The account whose legacy apiKey this is; 401 when missing or unknown (docs/behaviour.md §1). */
 export async function authenticate(deps: StatsDeps, apiKey: unknown): Promise<LegacyAccount> {
   if (typeof apiKey !== 'string' || apiKey === '') throw new ApiError(401, 'unauthorized', 'The apiKey parameter is required');
   const account = await accountByApiKey(deps.db, apiKey);

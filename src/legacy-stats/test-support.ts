@@ -1,6 +1,6 @@
 /**
  * Test support for the legacy export: conversations described as data, built
- * through the HTTP API, and a plain reference of DECISIONS 7 computed from the
+ * through the HTTP API, and a plain reference of docs/behaviour.md §7 computed from the
  * same descriptions, to check the SQL against.
  */
 import type { TestApp } from '../test/harness.ts';
@@ -110,7 +110,7 @@ export function localDay(iso: string, timezone: string): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
 }
 
-/** DECISIONS 5 reply flags: a reply answers every unanswered contact message, timed from the earliest. */
+/** docs/behaviour.md §5 reply flags: a reply answers every unanswered contact message, timed from the earliest. */
 function replies(said: Said[]): Classified['replies'] {
   const out: Classified['replies'] = [];
   let unansweredSince: number | null = null;
@@ -153,7 +153,7 @@ export function classify(spec: ChatSpec, timezone: string): Classified {
 
 const mean = (values: number[]) => (values.length === 0 ? 0 : Math.round(values.reduce((a, b) => a + b, 0) / values.length));
 
-/** The per-agent fields (DECISIONS 7) over `chats`; response times over replies by `agent`, or everyone's. */
+/** The per-agent fields (docs/behaviour.md §7) over `chats`; response times over replies by `agent`, or everyone's. */
 function chatCounters(chats: Classified[], agent?: number) {
   const completed = chats.filter((c) => c.outcome === 'completed');
   const dropped = chats.filter((c) => c.outcome === 'dropped');

@@ -1,5 +1,5 @@
 /**
- * The catalogue behind POST /statistics (DECISIONS 6): which rows each metric
+ * The catalogue behind POST /statistics (docs/behaviour.md §6): which rows each metric
  * reads, which timestamp places them in the range and in date buckets, what it
  * aggregates, and the fields of each source object that `query` and `terms`
  * may name. Every SQL fragment here is a constant; request values only ever

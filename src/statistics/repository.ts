@@ -77,7 +77,7 @@ function levelKey(level: Level, index: number): { rowKey: string; render: (key: 
   const wall = (timestamp: string) => `to_char(${timestamp}, ${WALL_FORMAT})`;
   switch (level.interval) {
     case 'day_of_week':
-      // Represented by that weekday in the week of Monday 2024-01-01 (DECISIONS 6).
+      // Represented by that weekday in the week of Monday 2024-01-01 (docs/behaviour.md §6).
       return { rowKey: 'extract(isodow from b.local_at)', render: (key) => wall(`timestamp '2023-12-31' + ${key}::int * interval '1 day'`) };
     case 'hour_of_day':
       return { rowKey: 'extract(hour from b.local_at)', render: (key) => wall(`timestamp '2024-01-01' + ${key}::int * interval '1 hour'`) };

@@ -233,7 +233,7 @@ async function computeEntry(
   });
 }
 
-/** POST /statistics: every entry of the body computed in the database (DECISIONS 6). */
+/** POST /statistics: every entry of the body computed in the database (docs/behaviour.md §6). */
 export async function computeStatistics(
   deps: StatisticsDeps,
   accountId: string,

@@ -100,7 +100,7 @@ function nextStart(start: number, interval: Interval): number {
   return start + (interval === 'week' ? 7 * DAY : interval === 'hour_of_day' ? HOUR : DAY);
 }
 
-/** Default key formats of DECISIONS 6. */
+/** Default key formats of docs/behaviour.md §6. */
 function defaultKey(start: number, interval: Interval): string {
   switch (interval) {
     case 'day':

@@ -38,7 +38,7 @@ async function readMultipartFile(request: FastifyRequest): Promise<UploadedFile>
 }
 
 /**
- * Uploads (DECISIONS 5). This plugin is encapsulated: its body parsers (the
+ * Uploads (docs/behaviour.md §5). This plugin is encapsulated: its body parsers (the
  * multipart parser and a raw catch-all, both up to 20 MiB) apply to these routes
  * only, so the rest of the API keeps its JSON-only 1 MiB parsing.
  */

@@ -3,7 +3,7 @@ import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { newId, randomString, sha256 } from '../ids.ts';
 import * as repo from './repository.ts';
 
-/** Largest accepted upload (DECISIONS 5). */
+/** Largest accepted upload (docs/behaviour.md §5). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 /** How long an upload token can be used in attachments. */

@@ -1,5 +1,5 @@
 /**
- * Webhook delivery (DECISIONS 8). Every state lives in the database, so
+ * Webhook delivery (docs/behaviour.md §8). Every state lives in the database, so
  * deliveries survive restarts and several instances share the work:
  *
  * 1. New outbox events are queued per webhook (webhook_deliveries), in lanes:

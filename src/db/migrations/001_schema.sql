@@ -27,7 +27,7 @@ create table api_tokens (
   primary key (account_id, id)
 );
 
--- Agent ids are numeric strings (DECISIONS 1), unique across accounts.
+-- Agent ids are numeric strings (docs/behaviour.md §1), unique across accounts.
 create sequence agent_number_seq start 100001;
 
 create table agents (
@@ -187,7 +187,7 @@ create table uploads (
 );
 create unique index uploads_token on uploads (account_id, token_hash);
 
--- Durable outbox of events (DECISIONS 8), written in the transaction of the change.
+-- Durable outbox of events (docs/behaviour.md §8), written in the transaction of the change.
 create table events (
   account_id text not null references accounts (account_id),
   id bigint not null,

@@ -1,4 +1,4 @@
--- Webhooks (DECISIONS 8): each receives the account's outbox events, signed,
+-- Webhooks (docs/behaviour.md §8): each receives the account's outbox events, signed,
 -- retried for 24 hours, in order per conversation. See src/webhooks/delivery.ts.
 
 create table webhooks (

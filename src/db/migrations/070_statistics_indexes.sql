@@ -1,4 +1,4 @@
--- POST /statistics (DECISIONS 6) reads, per account and time range, only the
+-- POST /statistics (docs/behaviour.md §6) reads, per account and time range, only the
 -- replies (response_time) or only the first replies (first_response_time).
 -- Partial indexes holding just those messages, and covering what the endpoint
 -- reads of them (time, value and the fields dashboards group by), let it scan
