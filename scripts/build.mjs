@@ -8,6 +8,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+// From scratch each time: a module deleted from src/ must not linger in dist/.
+rmSync('dist', { recursive: true, force: true });
 const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 
@@ -22,5 +24,4 @@ function copyAssets(from, to) {
     } else if (ASSET.test(entry.name)) cpSync(source, target);
   }
 }
-rmSync('dist/db/migrations', { recursive: true, force: true });
 copyAssets('src', 'dist');
