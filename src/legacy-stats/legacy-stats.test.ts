@@ -629,9 +629,17 @@ it('documents the six operations with their parameters and legacy errors in the 
   assert.equal(res.status, 200);
   for (const path of ['/stats/totals', '/stats/overview', '/stats/agents']) {
     const { get, post } = res.body.paths[path];
-    // apiKey or, as an extension, a statistics:read bearer token: the parameter is optional, the alternatives listed.
-    assert.ok(get.parameters.some((p: { name: string; required: boolean }) => p.name === 'apiKey' && !p.required), path);
+    // apiKey or, as an extension, a statistics:read bearer token: the alternatives are the security requirements
+    // (the query's apiKey is the legacyApiKey scheme; in a POST body it stays an optional parameter).
     assert.deepEqual(get.security, [{ legacyApiKey: [] }, { bearer: ['statistics:read'] }], path);
+    assert.deepEqual(res.body.components.securitySchemes.legacyApiKey, {
+      type: 'apiKey',
+      in: 'query',
+      name: 'apiKey',
+      description: "The account's legacy key for /stats; also accepted as a form or JSON body parameter",
+    });
+    const bodySchema = post.requestBody.content['application/json'].schema;
+    assert.ok(bodySchema.properties.apiKey && !(bodySchema.required ?? []).includes('apiKey'), path);
     assert.deepEqual(post.security, get.security, path);
     assert.equal(get.responses['403'].content['application/json'].schema.properties.success.enum[0], false, path);
     assert.equal(get.parameters.some((p: { name: string }) => p.name === 'interval'), path !== '/stats/totals', path);
