@@ -25,6 +25,7 @@ import { statisticsRoutes } from './statistics/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { legacyStatsRoutes } from './legacy-stats/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 
 export const API_VERSION = '2.6.0';
 const BODY_LIMIT = 1024 * 1024;
@@ -143,6 +144,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   installAuth(app, new TokenVerifier(deps.db));
 
   await app.register(healthRoutes, { deps });
+  // The statistics dashboard: static files, public; its data calls carry the user's token.
+  await app.register(dashboardRoutes);
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(
