@@ -248,8 +248,8 @@ let readToken: string;
 function watch(p: Page) {
   p.on('request', (request: Request) => requests.push({ method: request.method(), url: request.url(), body: request.postData() }));
   p.on('console', (message) => {
-    // The refused tokens' 401 and 403 answers are logged by the browser itself.
-    if (/^Failed to load resource: the server responded with a status of 40[13]/.test(message.text())) return;
+    // The browser itself logs the answers to the refused tokens (401, 403) and to the range too large (422).
+    if (/^Failed to load resource: the server responded with a status of (401|403|422)/.test(message.text())) return;
     if (message.type() === 'error' || message.type() === 'warning') problems.push(`console ${message.type()}: ${message.text()}`);
   });
   p.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
@@ -474,6 +474,38 @@ describe(`in Chromium (${engine})`, () => {
     assert.equal(await page.isVisible('#custom-range'), false);
   });
 
+  it('shows every view loading while its request runs, and the error where a request failed', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v2/statistics?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.click('#refresh');
+    await page.waitForFunction(() => document.getElementById('main')?.dataset.state === 'loading');
+    const loading = await page.$$eval('.panel', (panels) =>
+      panels.map((p) => [p.getAttribute('aria-busy'), p.querySelector('.panel-status')?.textContent, (p.querySelector('.csv') as HTMLButtonElement).disabled]),
+    );
+    assert.deepEqual(loading, Array(7).fill(['true', 'Loading…', true]));
+    assert.equal(await page.textContent('#status'), 'Loading statistics…');
+    await refreshed(page, async () => release());
+    await page.unroute('**/v2/statistics?*');
+
+    // Ten years by day is more buckets than one statistics response may hold (422); the legacy export still answers.
+    const decade = { from: daysEndingToday(BROWSER_ZONE, 3650).from, to: daysEndingToday(BROWSER_ZONE, 1).to };
+    await refreshed(page, () => page.evaluate((hash) => (location.hash = hash), `range=custom&from=${decade.from}&to=${decade.to}&tz=UTC&interval=day`));
+    assert.equal(await page.getAttribute('#main', 'data-state'), 'error');
+    const failed = await page.$$eval('.panel.failed', (panels) => panels.map((p) => [p.id, p.querySelector('.panel-status')?.getAttribute('role')]));
+    assert.deepEqual(failed, ['overview', ...PANELS].map((id) => [`panel-${id}`, 'alert']));
+    assert.match((await page.textContent('#panel-conversations .panel-status')) ?? '', /^Statistics failed: .*10000 buckets/);
+    assert.equal(await page.$$eval('#panel-conversations .chart > *', (children) => children.length), 0);
+    assert.ok((await readTable(page, '#panel-agents table.numbers')).length > 0);
+    assert.match((await page.textContent('#status')) ?? '', /^Updated with errors/);
+    await refreshed(page, () => page.selectOption('#range', '30d'));
+    await refreshed(page, () => page.selectOption('#tz', BROWSER_ZONE));
+    assert.equal(await page.$$eval('.panel.failed', (panels) => panels.length), 0);
+  });
+
   it('sorts the agents table by any column, from the keyboard', async () => {
     const header = (i: number) => `#panel-agents thead th:nth-child(${i + 1})`;
     assert.equal(await page.getAttribute(header(1), 'aria-sort'), 'descending');
@@ -536,7 +568,14 @@ describe(`in Chromium (${engine})`, () => {
   it('sends a token revoked meanwhile back to the sign-in at the next refresh', async () => {
     const created = (await t.client(demo.token).post('/v2/tokens', { name: 'soon revoked', scopes: ['statistics:read'] })).body;
     await page.click('#sign-out');
+    // Signing out forgets the account's filter lists; the next sign-in lists its own.
+    assert.deepEqual(await page.$$eval('#group option, #tag option, #agent option', (options) => options.map((o) => o.textContent)), [
+      'All groups',
+      'All agents',
+      'All tags',
+    ]);
     await refreshed(page, () => signIn(page, created.token));
+    await page.waitForSelector('#tag option:nth-child(2)', { state: 'attached' });
     await t.client(demo.token).delete(`/v2/tokens/${created.id}`);
     await page.click('#refresh');
     await page.waitForSelector('#sign-in:not([hidden])');

@@ -22,6 +22,8 @@ import { formatValue } from './format.js';
 import { chartWidth, COLORS, downloadCsv, drawLines, renderHeatmap, renderTable } from './charts.js';
 
 const TOKEN_KEY = 'chat-service.dashboard.token';
+/** The filter selects and their "no filter" options. */
+const ALL = { group: 'All groups', agent: 'All agents', tag: 'All tags' };
 const $ = (id) => document.getElementById(id);
 const main = $('main');
 const browserZone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
@@ -75,6 +77,8 @@ function tokenProblem(failure) {
 function showSignIn(message = '') {
   inFlight?.abort();
   sessionStorage.removeItem(TOKEN_KEY);
+  // The next token may be another account's: forget this one's names.
+  for (const [id, label] of Object.entries(ALL)) setOptions($(id), label, [], '');
   main.hidden = true;
   $('sign-out').hidden = true;
   $('sign-in').hidden = false;
@@ -96,13 +100,13 @@ async function signIn(token) {
 /** The group and tag filters' options, once per sign-in. */
 async function loadFilterLists() {
   if (!sessionStorage.getItem(TOKEN_KEY)) return;
-  for (const [kind, select, label] of [
-    ['groups', $('group'), 'All groups'],
-    ['tags', $('tag'), 'All tags'],
+  for (const [id, kind] of [
+    ['group', 'groups'],
+    ['tag', 'tags'],
   ]) {
     try {
       const list = (await call('GET', `/v2/${kind}`))[kind];
-      setOptions(select, label, list.map((item) => [item.id, item.name]), state[select.id]);
+      setOptions($(id), ALL[id], list.map((item) => [item.id, item.name]), state[id]);
     } catch (failure) {
       const problem = tokenProblem(failure);
       if (problem) return showSignIn(problem);
@@ -304,7 +308,7 @@ function drawAgents() {
 /** The agent filter's options: the agents the legacy export lists (userId, nickname). */
 function setAgentOptions(totals) {
   const agents = [...totals.agents].sort((a, b) => a.nickname.localeCompare(b.nickname));
-  setOptions($('agent'), 'All agents', agents.map((agent) => [String(agent.userId), agent.nickname]), state.agent);
+  setOptions($('agent'), ALL.agent, agents.map((agent) => [String(agent.userId), agent.nickname]), state.agent);
 }
 
 const V2_PANELS = ['conversations', 'response-times', 'time-to-close', 'ratings', 'heatmap'];
