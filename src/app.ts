@@ -4,6 +4,7 @@ import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
 import scalar from '@scalar/fastify-api-reference';
 import type { Deps } from './deps.ts';
+import { API_VERSION } from './version.ts';
 import { randomString, sha256 } from './ids.ts';
 import { ApiError, ErrorPayload } from './http/errors.ts';
 import { frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
@@ -27,7 +28,6 @@ import { webhookRoutes } from './webhooks/routes.ts';
 import { legacyStatsRoutes } from './legacy-stats/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 
-export const API_VERSION = '2.6.0';
 const BODY_LIMIT = 1024 * 1024;
 const PATH_PARAMETER_LIMIT = 2048;
 

@@ -17,6 +17,7 @@ import { createNamed } from './named-resources/service.ts';
 import { CreateBotBody, TRIGGER_EVENTS } from './bots/schema.ts';
 import { createBot } from './bots/service.ts';
 import { registerDemoCommands } from './demo/cli.ts';
+import { API_VERSION } from './version.ts';
 
 /** Opens the configured database, migrated, runs fn, and closes it. */
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
@@ -69,7 +70,7 @@ function parseScopes(value: string): Scope[] {
 }
 
 export function buildCli(config: () => Config): Command {
-  const program = new Command('chat-service').description('Self-hostable live-chat backend (Chat Service API v2.6.0)');
+  const program = new Command('chat-service').description(`Self-hostable live-chat backend (Chat Service API v${API_VERSION})`);
   program.showHelpAfterError();
 
   program

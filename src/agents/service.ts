@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
-import { missingGroupIds } from '../groups/repository.ts';
+import { missingGroupIds } from '../named-resources/repository.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Agent, CreateAgentBody } from './schema.ts';
 import * as repo from './repository.ts';

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Readable } from 'node:stream';
 import { startTestApp, type Reply, type TestAccount, type TestApp } from '../test/harness.ts';
-import { operationsOf, type Operation } from '../http/test-support.ts';
+import { operationsOf, type Operation } from '../test/openapi-operations.ts';
 
 let t: TestApp;
 let a: TestAccount;

@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/db.ts';
 import { randomString, sha256 } from '../ids.ts';
-import type { Scope } from './scopes.ts';
 
 /** Who is calling: resolved from the bearer token on every authenticated request. */
 export interface Caller {
@@ -51,8 +50,4 @@ export class TokenVerifier {
       if (entry.caller?.accountId === accountId && entry.caller.tokenId === tokenId) this.#cache.delete(hash);
     }
   }
-}
-
-export function hasScope(caller: Caller, scope: Scope): boolean {
-  return caller.scopes.has(scope);
 }

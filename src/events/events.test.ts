@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { buildApp } from '../app.ts';
 import { recordEvent } from './outbox.ts';
-import { produceAgentEvents, recordConversationEvent } from './test-support.ts';
+import { produceAgentEvents, recordConversationEvent } from '../test/events.ts';
 
 let t: TestApp;
 let base: string;

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
-import { produceAgentEvents } from './test-support.ts';
+import { produceAgentEvents } from '../test/events.ts';
 import { deleteOldEvents } from './retention.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 

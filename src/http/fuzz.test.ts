@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestApp, type Reply, type TestAccount, type TestApp } from '../test/harness.ts';
 import { MAX_NESTING } from './validation.ts';
-import { assertErrorBody, isLegacy, operationsOf, type JsonSchema, type Operation } from './test-support.ts';
+import { assertErrorBody, isLegacy, operationsOf, type JsonSchema, type Operation } from '../test/openapi-operations.ts';
 
 const RUNS = 25;
 

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory } from '../test/conversations.ts';
-import { INACTIVITY_SECONDS, build, classify, referenceAgent, referenceOverview, type ChatSpec, type Said, type World } from './test-support.ts';
+import { buildChats, type ChatSpec, type Said, type World } from '../test/chats.ts';
+import { INACTIVITY_SECONDS, classify, referenceAgent, referenceOverview } from '../test/legacy-reference.ts';
 
 let t: TestApp;
 before(async () => {
@@ -104,7 +105,7 @@ it('agrees with the reference and adds up across units and agents, on random con
   await fc.assert(
     fc.asyncProperty(fc.array(chatSpec, { minLength: 1, maxLength: 7 }), dayRange, async (specs, range) => {
       const w = await world();
-      await build(t, w, specs, NOW);
+      await buildChats(t, w, specs, NOW);
       const inRange = specs.map((s) => classify(s, TIMEZONE)).filter((c) => c.localDay >= range.from && c.localDay <= range.to);
       const parameters = { apiKey: w.apiKey, ...range };
 

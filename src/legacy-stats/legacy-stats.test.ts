@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { startTestApp, type Reply, type TestAccount, type TestApp } from '../test/harness.ts';
 import { SCOPES } from '../auth/scopes.ts';
 import { conversationFactory } from '../test/conversations.ts';
-import { INACTIVITY_SECONDS, build, classify, referenceAgent, referenceOverview, type ChatSpec, type World } from './test-support.ts';
+import { buildChats, type ChatSpec, type World } from '../test/chats.ts';
+import { INACTIVITY_SECONDS, classify, referenceAgent, referenceOverview } from '../test/legacy-reference.ts';
 
 let t: TestApp;
 before(async () => {
@@ -384,7 +385,7 @@ describe('range and units', () => {
     const w = await world('Europe/Prague');
     // Prague moves to summer time at 2024-03-31 01:00 UTC.
     const contactAt = (at: string): ChatSpec => ({ contact: 0, said: [{ from: 'contact', at }] });
-    await build(
+    await buildChats(
       t,
       w,
       [
@@ -410,7 +411,7 @@ describe('range and units', () => {
     const w = await world('UTC');
     const on = (at: string): ChatSpec => ({ contact: 0, said: [{ from: 'contact', at }] });
     // Week 2024-W09 is Feb 26 - Mar 3; the range starts on Wednesday Feb 28.
-    await build(t, w, [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')], NOW);
+    await buildChats(t, w, [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')], NOW);
     const apiKey = w.account.apiKey;
     const weeks = await stats('overview', { apiKey, interval: 'week', from: '2024-02-28', to: '2024-03-05' });
     assert.deepEqual(
@@ -470,11 +471,11 @@ describe('counters', () => {
       { contact: 10, group: 'GROUP', said: [{ from: 'contact', at: '2024-03-06T09:00:00Z' }, { from: 'agent', agent: ann, at: '2024-03-06T09:00:15Z' }], close: { by: 'agent', at: '2024-03-06T09:20:00Z' } },
     ];
     for (const spec of specs) if (spec.group) spec.group = groupId;
-    await build(t, w, specs, NOW);
+    await buildChats(t, w, specs, NOW);
     // Another tenant's conversation on the same day must not count.
     const other = await world('Europe/Prague', ['Eve']);
     otherApiKey = other.account.apiKey;
-    await build(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], NOW);
+    await buildChats(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], NOW);
   });
 
   it('counts the overview of a day as docs/behaviour.md §7 defines it', async () => {

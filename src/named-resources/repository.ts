@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
-import type { NamedResource, NamedResourceKind } from './schema.ts';
+import { GROUPS, TAGS, type NamedResource, type NamedResourceKind } from './schema.ts';
 
 // `kind.plural` names the table: one of two constants, never caller input.
 
@@ -42,4 +42,14 @@ export async function missingNamedIds(db: Queryable, kind: NamedResourceKind, ac
   );
   const found = new Set(rows.map((row) => row.id));
   return ids.filter((id) => !found.has(id));
+}
+
+/** The ids among `ids` that are not groups of the account. */
+export function missingGroupIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
+  return missingNamedIds(db, GROUPS, accountId, ids);
+}
+
+/** The ids among `ids` that are not tags of the account. */
+export function missingTagIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
+  return missingNamedIds(db, TAGS, accountId, ids);
 }

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
-import { chat, type ChatSpec } from './test-fixtures.ts';
+import { buildChat, type ChatSpec, type World } from '../test/chats.ts';
 import { METRIC_NAMES, type MetricName } from './metrics.ts';
 
 let t: TestApp;
@@ -348,21 +348,24 @@ describe('POST /v2/statistics agrees with a reference implementation', () => {
           const groups = [(await f.group()).id, (await f.group()).id];
           const tags = [(await f.tag()).id, (await f.tag()).id, (await f.tag()).id];
           const conversations: Json[] = [];
+          const world: World = { factory: f, agentIds: agents, contactIds: [] };
           for (const c of chats) {
             let at = anchor + c.start * 1000;
             const spec: ChatSpec = {
-              at: new Date(at).toISOString(),
-              then: c.then.map((step) => {
-                at += step.gap * 1000;
-                return { by: step.by, at: new Date(at).toISOString(), agent_id: agents[step.agent] };
-              }),
-              group_id: c.group === null ? null : groups[c.group],
+              said: [
+                { from: 'contact', at: new Date(at).toISOString() },
+                ...c.then.map((step) => {
+                  at += step.gap * 1000;
+                  return { from: step.by, at: new Date(at).toISOString(), agent: step.agent };
+                }),
+              ],
+              group: c.group === null ? null : groups[c.group],
               tags: c.tags.map((i) => tags[i]),
-              assigned_ids: c.assigned.map((i) => agents[i]),
+              assigned: c.assigned,
             };
-            if (c.close !== null) spec.closeAt = new Date(at + c.close * 1000).toISOString();
+            if (c.close !== null) spec.close = { by: 'agent', at: new Date(at + c.close * 1000).toISOString() };
             if (c.rating !== null) spec.rating = { value: c.rating.value as 1 | 3 | 5, at: new Date(at + c.rating.gap * 1000).toISOString() };
-            conversations.push(await chat(t, f, spec));
+            conversations.push(await f.get(await buildChat(t, world, spec)));
           }
           const entries = seeds.map((seed) => entryFrom(seed, anchor, conversations, { agents, groups, tags }));
           const body = Object.fromEntries(entries.map((entry, i) => [`e${i}`, entry]));

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
 import { conversationFactory, type ConversationFactory } from '../test/conversations.ts';
-import { chat, type ChatSpec } from './test-fixtures.ts';
+import { buildChat, type ChatSpec, type World } from '../test/chats.ts';
 import { METRIC_NAMES } from './metrics.ts';
 
 let t: TestApp;
@@ -11,12 +11,17 @@ before(async () => {
 });
 after(() => t.close());
 
-async function newAccount(): Promise<{ account: TestAccount; f: ConversationFactory; agentId: string }> {
+/** A new account with one agent, agent 0 of its world. */
+async function newAccount(): Promise<{ account: TestAccount; f: ConversationFactory; world: World }> {
   const account = await t.account();
   const f = conversationFactory(t, account);
   const agent = await f.agent();
-  return { account, f, agentId: agent.id };
+  return { account, f, world: { factory: f, agentIds: [agent.id], contactIds: [] } };
 }
+
+/** One chat of `spec` in `world`, each message and step at its own time. */
+const chat = (world: World, spec: ChatSpec) => buildChat(t, world, spec);
+const contactAt = (at: string) => ({ from: 'contact' as const, at });
 
 function stats(account: TestAccount, body: unknown, timezone?: string) {
   const query = timezone === undefined ? '' : `?timezone=${encodeURIComponent(timezone)}`;
@@ -30,8 +35,8 @@ const errorsOf = (body: { errors: { path: string; code: string; location: string
 
 /** One conversation per instant, each opened by a contact at that instant. */
 async function conversationsAt(instants: string[]) {
-  const { account, f, agentId } = await newAccount();
-  for (const at of instants) await chat(t, f, { at }, agentId);
+  const { account, world } = await newAccount();
+  for (const at of instants) await chat(world, { said: [contactAt(at)] });
   return account;
 }
 
@@ -63,27 +68,26 @@ describe('POST /v2/statistics: access', () => {
 describe('POST /v2/statistics: metrics', () => {
   // Replies: 10, 30, 20, 60 seconds (first replies 10, 20, 60); closes after 1800 and 3600 seconds; two ratings.
   async function supportDay() {
-    const { account, f, agentId } = await newAccount();
+    const { account, world } = await newAccount();
     const specs: ChatSpec[] = [
       {
-        at: '2024-05-06T10:00:00Z',
-        then: [
-          { by: 'agent', at: '2024-05-06T10:00:10Z' },
-          { by: 'contact', at: '2024-05-06T10:01:00Z' },
-          { by: 'agent', at: '2024-05-06T10:01:30Z' },
+        said: [
+          contactAt('2024-05-06T10:00:00Z'),
+          { from: 'agent', at: '2024-05-06T10:00:10Z' },
+          { from: 'contact', at: '2024-05-06T10:01:00Z' },
+          { from: 'agent', at: '2024-05-06T10:01:30Z' },
         ],
-        closeAt: '2024-05-06T10:30:00Z',
+        close: { by: 'agent', at: '2024-05-06T10:30:00Z' },
         rating: { value: 5, at: '2024-05-06T10:31:00Z' },
       },
       {
-        at: '2024-05-06T12:00:00Z',
-        then: [{ by: 'agent', at: '2024-05-06T12:00:20Z' }],
-        closeAt: '2024-05-06T13:00:00Z',
+        said: [contactAt('2024-05-06T12:00:00Z'), { from: 'agent', at: '2024-05-06T12:00:20Z' }],
+        close: { by: 'agent', at: '2024-05-06T13:00:00Z' },
         rating: { value: 1, at: '2024-05-06T13:00:05Z' },
       },
-      { at: '2024-05-07T09:00:00Z', then: [{ by: 'bot', at: '2024-05-07T09:00:01Z' }, { by: 'agent', at: '2024-05-07T09:01:00Z' }] },
+      { said: [contactAt('2024-05-07T09:00:00Z'), { from: 'bot', at: '2024-05-07T09:00:01Z' }, { from: 'agent', at: '2024-05-07T09:01:00Z' }] },
     ];
-    for (const spec of specs) await chat(t, f, spec, agentId);
+    for (const spec of specs) await chat(world, spec);
     return account;
   }
 
@@ -118,8 +122,8 @@ describe('POST /v2/statistics: metrics', () => {
 
   it('places each metric by its own timestamp', async () => {
     // Created on the 6th, closed and rated on the 7th.
-    const { account, f, agentId } = await newAccount();
-    await chat(t, f, { at: '2024-05-06T23:00:00Z', closeAt: '2024-05-07T01:00:00Z', rating: { value: 3, at: '2024-05-07T02:00:00Z' } }, agentId);
+    const { account, world } = await newAccount();
+    await chat(world, { said: [contactAt('2024-05-06T23:00:00Z')], close: { by: 'agent', at: '2024-05-07T01:00:00Z' }, rating: { value: 3, at: '2024-05-07T02:00:00Z' } });
     const seventh = { from: '2024-05-07T00:00:00', to: '2024-05-07T23:59:59' };
     const res = await stats(account, {
       created: { name: 'new_conversation', range: seventh },
@@ -139,12 +143,12 @@ describe('POST /v2/statistics: metrics', () => {
   });
 
   it('filters by scalar and array values, array fields matching when they contain a value', async () => {
-    const { account, f, agentId } = await newAccount();
+    const { account, f, world } = await newAccount();
     const [sales, support] = [await f.group('Sales'), await f.group('Support')];
     const [vip, bug] = [await f.tag('vip'), await f.tag('bug')];
-    await chat(t, f, { at: '2024-05-06T10:00:00Z', group_id: sales.id, tags: [vip.id, bug.id], then: [{ by: 'agent', at: '2024-05-06T10:00:40Z' }] }, agentId);
-    await chat(t, f, { at: '2024-05-06T11:00:00Z', group_id: support.id, tags: [bug.id], then: [{ by: 'agent', at: '2024-05-06T11:00:10Z' }] }, agentId);
-    await chat(t, f, { at: '2024-05-06T12:00:00Z', closeAt: '2024-05-06T12:10:00Z' }, agentId);
+    await chat(world, { said: [contactAt('2024-05-06T10:00:00Z'), { from: 'agent', at: '2024-05-06T10:00:40Z' }], group: sales.id, tags: [vip.id, bug.id] });
+    await chat(world, { said: [contactAt('2024-05-06T11:00:00Z'), { from: 'agent', at: '2024-05-06T11:00:10Z' }], group: support.id, tags: [bug.id] });
+    await chat(world, { said: [contactAt('2024-05-06T12:00:00Z')], close: { by: 'agent', at: '2024-05-06T12:10:00Z' } });
     const entry = (name: string, query: unknown) => ({ name, range: ALL_TIME, query });
     const res = await stats(account, {
       sales: entry('new_conversation', [{ field: 'group_id', value: sales.id }]),
@@ -157,7 +161,7 @@ describe('POST /v2/statistics: metrics', () => {
       ]),
       closed: entry('new_conversation', [{ field: 'status', value: 'closed' }]),
       reply_in_sales: entry('response_time', [{ field: 'group_id', value: sales.id }]),
-      by_agent: entry('response_time', [{ field: 'agent_id', value: Number(agentId) }]),
+      by_agent: entry('response_time', [{ field: 'agent_id', value: Number(world.agentIds[0]) }]),
       first: entry('response_time', [{ field: 'is_first_reply', value: 'true' }]),
       offline: entry('response_time', [{ field: 'is_offline', value: true }]),
       channel: entry('new_conversation', [{ field: 'channel', value: 'default' }]),
@@ -182,13 +186,14 @@ describe('POST /v2/statistics: metrics', () => {
 
 describe('POST /v2/statistics: buckets', () => {
   it('makes terms buckets per value, array fields per element, nulls left out, by count then key, keys as strings', async () => {
-    const { account, f, agentId } = await newAccount();
+    const { account, f, world } = await newAccount();
     const [a, b, c] = [await f.tag('a'), await f.tag('b'), await f.tag('c')];
     const group = await f.group();
-    await chat(t, f, { at: '2024-05-06T10:00:00Z', tags: [a.id, b.id], group_id: group.id, closeAt: '2024-05-06T10:05:00Z', rating: { value: 5, at: '2024-05-06T10:06:00Z' } });
-    await chat(t, f, { at: '2024-05-06T11:00:00Z', tags: [c.id], closeAt: '2024-05-06T11:15:00Z', rating: { value: 5, at: '2024-05-06T11:16:00Z' } });
-    await chat(t, f, { at: '2024-05-06T12:00:00Z', tags: [b.id], closeAt: '2024-05-06T12:01:00Z', rating: { value: 1, at: '2024-05-06T12:02:00Z' } });
-    await chat(t, f, { at: '2024-05-06T13:00:00Z', then: [{ by: 'agent', at: '2024-05-06T13:00:05Z' }] }, agentId);
+    const closedAt = (at: string) => ({ by: 'agent' as const, at });
+    await chat(world, { said: [contactAt('2024-05-06T10:00:00Z')], tags: [a.id, b.id], group: group.id, close: closedAt('2024-05-06T10:05:00Z'), rating: { value: 5, at: '2024-05-06T10:06:00Z' } });
+    await chat(world, { said: [contactAt('2024-05-06T11:00:00Z')], tags: [c.id], close: closedAt('2024-05-06T11:15:00Z'), rating: { value: 5, at: '2024-05-06T11:16:00Z' } });
+    await chat(world, { said: [contactAt('2024-05-06T12:00:00Z')], tags: [b.id], close: closedAt('2024-05-06T12:01:00Z'), rating: { value: 1, at: '2024-05-06T12:02:00Z' } });
+    await chat(world, { said: [contactAt('2024-05-06T13:00:00Z'), { from: 'agent', at: '2024-05-06T13:00:05Z' }] });
     const res = await stats(account, {
       tags: { name: 'time_to_close', range: ALL_TIME, aggs: [{ type: 'terms', field: 'tags' }] },
       rating: { name: 'conversation_ratings', range: ALL_TIME, aggs: [{ type: 'terms', field: 'rating_value' }] },
@@ -307,20 +312,21 @@ describe('POST /v2/statistics: buckets', () => {
   it('nests up to three levels, each bucket with its own count and true median', async () => {
     const { account, f } = await newAccount();
     const [ann, bob] = [await f.agent(), await f.agent()];
+    const world: World = { factory: f, agentIds: [ann.id, bob.id], contactIds: [] };
+    const [ANN, BOB] = [0, 1];
     // Monday 2024-05-06: Ann replies after 10 s at 09:xx and after 20 and 40 s at 14:xx; Bob after 100 s at 09:xx.
     // Tuesday: Bob after 6 s at 09:xx.
-    const reply = (at: string, seconds: number, agent: string): ChatSpec => ({
-      at,
-      then: [{ by: 'agent', at: new Date(Date.parse(at) + seconds * 1000).toISOString(), agent_id: agent }],
+    const reply = (at: string, seconds: number, agent: number): ChatSpec => ({
+      said: [contactAt(at), { from: 'agent', at: new Date(Date.parse(at) + seconds * 1000).toISOString(), agent }],
     });
     for (const spec of [
-      reply('2024-05-06T09:00:00Z', 10, ann.id),
-      reply('2024-05-06T14:00:00Z', 20, ann.id),
-      reply('2024-05-06T14:30:00Z', 40, ann.id),
-      reply('2024-05-06T09:10:00Z', 100, bob.id),
-      reply('2024-05-07T09:00:00Z', 6, bob.id),
+      reply('2024-05-06T09:00:00Z', 10, ANN),
+      reply('2024-05-06T14:00:00Z', 20, ANN),
+      reply('2024-05-06T14:30:00Z', 40, ANN),
+      reply('2024-05-06T09:10:00Z', 100, BOB),
+      reply('2024-05-07T09:00:00Z', 6, BOB),
     ]) {
-      await chat(t, f, spec);
+      await chat(world, spec);
     }
     const res = await stats(account, {
       nested: {
@@ -363,10 +369,10 @@ describe('POST /v2/statistics: buckets', () => {
   });
 
   it('leaves objects with a null terms value out of that level only, at any depth', async () => {
-    const { account, f } = await newAccount();
+    const { account, f, world } = await newAccount();
     const group = await f.group();
-    for (const [at, group_id] of [['2024-05-06T10:00:00Z', group.id], ['2024-05-06T11:00:00Z', group.id], ['2024-05-07T10:00:00Z', null]] as const) {
-      await chat(t, f, { at, group_id });
+    for (const [at, groupId] of [['2024-05-06T10:00:00Z', group.id], ['2024-05-06T11:00:00Z', group.id], ['2024-05-07T10:00:00Z', null]] as const) {
+      await chat(world, { said: [contactAt(at)], group: groupId });
     }
     const range = { from: '2024-05-06T00:00:00', to: '2024-05-07T23:59:59' };
     const res = await stats(account, {
@@ -390,8 +396,9 @@ describe('POST /v2/statistics: buckets', () => {
     const { account, f } = await newAccount();
     const [x, y] = [await f.tag('x'), await f.tag('y')];
     const [ann, bob] = [await f.agent(), await f.agent()];
-    await chat(t, f, { at: '2024-05-06T10:00:00Z', tags: [x.id, y.id], assigned_ids: [ann.id, bob.id] });
-    await chat(t, f, { at: '2024-05-06T11:00:00Z', tags: [x.id], assigned_ids: [ann.id] });
+    const world: World = { factory: f, agentIds: [ann.id, bob.id], contactIds: [] };
+    await chat(world, { said: [contactAt('2024-05-06T10:00:00Z')], tags: [x.id, y.id], assigned: [0, 1] });
+    await chat(world, { said: [contactAt('2024-05-06T11:00:00Z')], tags: [x.id], assigned: [0] });
     const res = await stats(account, {
       n: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'terms', field: 'tags' }, { type: 'terms', field: 'assigned_ids' }] },
     });

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { startBackgroundJobs } from '../jobs.ts';
-import { produceAgentEvents, recordConversationEvent } from '../events/test-support.ts';
+import { produceAgentEvents, recordConversationEvent } from '../test/events.ts';
 import { deliverDueWebhooks } from './delivery.ts';
 import { claimDueDeliveries, queueNewEvents } from './queue.ts';
 

@@ -1,92 +1,12 @@
 /**
- * Test support for the legacy export: conversations described as data, built
- * through the HTTP API, and a plain reference of docs/behaviour.md §7 computed from the
- * same descriptions, to check the SQL against.
+ * A plain reference of the legacy export (docs/behaviour.md §7), computed from the
+ * same chat specs the tests build through the API (src/test/chats.ts), to check
+ * the export's SQL against.
  */
-import type { TestApp } from '../test/harness.ts';
-import type { ConversationFactory, Json } from '../test/conversations.ts';
-import { closeIdleConversations } from '../conversations/inactivity.ts';
+import type { ChatSpec, Said } from './chats.ts';
 
 /** The tests' INACTIVITY_TIMEOUT_SECONDS. */
 export const INACTIVITY_SECONDS = 1800;
-
-export interface Said {
-  from: 'contact' | 'agent' | 'bot';
-  /** Index into the agents, for `from: 'agent'`. */
-  agent?: number;
-  /** ISO time; imported (never offline) unless `live`. */
-  at: string;
-  /** Sent without created_at at clock time `at`: offline, as no agent of these tests is ever available. */
-  live?: boolean;
-}
-
-export interface ChatSpec {
-  /** Index into the contacts. */
-  contact: number;
-  group?: string;
-  /** In time order; the first contact message must come before any agent message. Empty: a pending conversation created at `at`. */
-  said: Said[];
-  at?: string;
-  close?: { by: 'agent'; at: string } | { by: 'inactivity' };
-}
-
-export interface World {
-  factory: ConversationFactory;
-  agentIds: string[];
-  contactIds: string[];
-}
-
-const content = (from: string) => ({ type: 'text', text: `${from} says hi` });
-
-/**
- * Builds the conversations with `clock` as "now" (after every time in them). Chats
- * meant to stay open are built after the inactivity pass, which closes every idle one.
- */
-export async function build(t: TestApp, world: World, specs: ChatSpec[], clock: string): Promise<void> {
-  const { factory } = world;
-  t.clock.set(clock);
-  const buildOne = async (spec: ChatSpec) => {
-    // Imported history up to the first agent or live message; a live first message creates the conversation at its time.
-    const importedEnd = spec.said.findIndex((m) => m.from === 'agent' || m.live);
-    const imported = spec.said.slice(0, importedEnd === -1 ? spec.said.length : importedEnd);
-    let rest = spec.said.slice(imported.length);
-    const base = { contact_id: world.contactIds[spec.contact], ...(spec.group ? { group_id: spec.group } : {}) };
-    let conversation: Json;
-    if (imported.length > 0) {
-      conversation = await factory.conversation({
-        ...base,
-        messages: imported.map((m) => ({ sub_type: m.from, content: content(m.from), created_at: m.at })),
-      });
-    } else if (rest[0]?.live) {
-      t.clock.set(rest[0].at);
-      conversation = await factory.conversation({ ...base, text: 'contact says hi' });
-      rest = rest.slice(1);
-    } else {
-      t.clock.set(spec.at ?? clock);
-      conversation = await factory.conversation(base);
-    }
-    for (const m of rest) {
-      if (m.live) t.clock.set(m.at);
-      await factory.message(conversation.id, {
-        sub_type: m.from,
-        text: `${m.from} says hi`,
-        ...(m.from === 'agent' ? { agent_id: world.agentIds[m.agent ?? 0] } : {}),
-        ...(m.live ? {} : { created_at: m.at }),
-      });
-      t.clock.set(clock);
-    }
-    if (spec.close?.by === 'agent') {
-      t.clock.set(spec.close.at);
-      await factory.close(conversation.id);
-    }
-    t.clock.set(clock);
-  };
-  for (const spec of specs.filter((s) => s.close)) await buildOne(spec);
-  await closeIdleConversations(t.deps);
-  for (const spec of specs.filter((s) => !s.close)) await buildOne(spec);
-}
-
-// ---------------------------------------------------------------- reference
 
 const ms = (iso: string) => new Date(iso).getTime();
 
@@ -125,6 +45,7 @@ function replies(said: Said[]): Classified['replies'] {
 }
 
 export function classify(spec: ChatSpec, timezone: string): Classified {
+  if (spec.contact === undefined) throw new Error('the legacy reference counts visitors: give every spec a contact');
   const createdAt = spec.said[0]?.at ?? (spec.at as string);
   const spoken = spec.said.filter((m) => m.from !== 'bot');
   const hasContact = spoken.some((m) => m.from === 'contact');
@@ -138,7 +59,7 @@ export function classify(spec: ChatSpec, timezone: string): Classified {
   return {
     localDay: localDay(createdAt, timezone),
     contact: spec.contact,
-    group: spec.group,
+    group: spec.group ?? undefined,
     hasContact,
     isChat,
     offline: spec.said.find((m) => m.from === 'contact')?.live === true,

@@ -3,8 +3,8 @@
  * tests), so operations added later are covered without editing the tests.
  */
 import assert from 'node:assert/strict';
-import type { TestApp, Reply } from '../test/harness.ts';
-import { ERROR_CODES } from './errors.ts';
+import type { TestApp, Reply } from './harness.ts';
+import { ERROR_CODES } from '../http/errors.ts';
 
 /** The parts of an OpenAPI schema object these tests read. */
 export interface JsonSchema {

@@ -1,7 +1,7 @@
 /** Test helpers that produce committed events (used by the events and webhooks tests). */
-import type { TestAccount, TestApp } from '../test/harness.ts';
+import type { TestAccount, TestApp } from './harness.ts';
 import { createAgent } from '../agents/service.ts';
-import { recordEvent, type EventType } from './outbox.ts';
+import { recordEvent, type EventType } from '../events/outbox.ts';
 
 /**
  * Commits `count` agent.updated events through PATCH /v2/agents/{id}, switching
