@@ -106,8 +106,8 @@ describe('bearer token instead of apiKey (extension)', () => {
   before(async () => {
     mine = await world('Europe/Prague', ['Ann']);
     theirs = await world('UTC', ['Eve', 'Bob']);
-    await build(t, mine, [chat(0, '2024-03-01T10:00')], NOW);
-    await build(t, theirs, [chat(0, '2024-03-01T11:00'), chat(1, '2024-03-02T12:00')], NOW);
+    await buildChats(t, mine, [chat(0, '2024-03-01T10:00')], NOW);
+    await buildChats(t, theirs, [chat(0, '2024-03-01T11:00'), chat(1, '2024-03-02T12:00')], NOW);
   });
 
   const legacyError = (res: Reply, status: number, code: string, message: RegExp) => {
