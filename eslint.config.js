@@ -11,4 +11,15 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
+  {
+    // The dashboard's browser modules.
+    files: ['src/dashboard/public/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'performance', 'requestAnimationFrame', 'ResizeObserver', 'AbortController', 'URLSearchParams', 'Blob', 'Option', 'setTimeout'].map(
+          (name) => [name, 'readonly'],
+        ),
+      ),
+    },
+  },
 );

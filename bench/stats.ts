@@ -7,93 +7,19 @@
  *   BENCH_RUNS           measured runs per case and side (default 20)
  *   BENCH_ENGINES        comma-separated: pglite,postgres (default both)
  *   BENCH_DATABASE_URL   PostgreSQL server database (default postgres://postgres@127.0.0.1:5432/chat_bench, created if missing)
- * The dataset is generated once per engine and size (PGlite in .bench-data/pglite)
- * and reused by later runs.
+ * The dataset (bench/dataset.ts) is generated once per engine and size and reused by later runs.
  */
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import cliProgress from 'cli-progress';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openDb, type Db } from '../src/db/db.ts';
-import { migrate } from '../src/db/migrate.ts';
-import { createAccount } from '../src/accounts/service.ts';
+import type { Db } from '../src/db/db.ts';
 import { createToken } from '../src/tokens/service.ts';
-import { generateDemoData } from '../src/demo/service.ts';
+import { SIZE, TIMEZONE, ensureDataset, openBenchDb, percentile } from './dataset.ts';
 import { BASELINES, benchCases, type BenchCase, type Totals } from './cases.ts';
 
-const SIZE = Number(process.env.BENCH_CONVERSATIONS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP_RUNS = 3;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((name) => name.trim());
-const POSTGRES_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/chat_bench';
-const PGLITE_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '.bench-data', 'pglite');
-const TIMEZONE = 'Europe/Prague';
-const ACCOUNT_NAME = `bench ${SIZE}`;
-
-async function ensurePostgresDatabase(url: string): Promise<void> {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const { rows } = await client.query('select 1 from pg_database where datname = $1', [name]);
-    if (rows.length === 0) await client.query(`create database "${name.replace(/"/g, '""')}"`);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * The benchmark account of this size, generated unless a complete one exists
- * (its name is set only once generation finished). Returns its id and the
- * instant the history ends at.
- */
-async function ensureDataset(db: Db): Promise<{ accountId: string; endsAt: Date }> {
-  const { rows } = await db.query<{ account_id: string; created_at: Date }>('select account_id, created_at from accounts where name = $1 limit 1', [
-    ACCOUNT_NAME,
-  ]);
-  if (rows[0]) {
-    console.error(`${db.engine}: reusing the dataset of ${SIZE} conversations (account ${rows[0].account_id})`);
-    return { accountId: rows[0].account_id, endsAt: rows[0].created_at };
-  }
-  const account = await createAccount(db, { name: `${ACCOUNT_NAME} (loading)`, timezone: TIMEZONE });
-  const { rows: created } = await db.query<{ created_at: Date }>('select created_at from accounts where account_id = $1', [account.account_id]);
-  const endsAt = created[0].created_at;
-  const progress = new cliProgress.SingleBar(
-    { stream: process.stderr, format: `${db.engine}: generating [{bar}] {value}/{total} conversations | {duration_formatted}` },
-    cliProgress.Presets.shades_classic,
-  );
-  progress.start(SIZE, 0);
-  const started = performance.now();
-  const summary = await generateDemoData(db, {
-    accountId: account.account_id,
-    conversations: SIZE,
-    days: 365,
-    seed: 'bench',
-    now: endsAt,
-    inactivityTimeoutSeconds: loadConfig({}).inactivityTimeoutSeconds,
-    onProgress: (written) => progress.update(written),
-  });
-  progress.stop();
-  const loadSeconds = (performance.now() - started) / 1000;
-  // Fresh statistics for the planner and a visibility map for index-only scans.
-  await db.query('vacuum analyze');
-  await db.query('update accounts set name = $2 where account_id = $1', [account.account_id, ACCOUNT_NAME]);
-  console.error(
-    `${db.engine}: generated ${summary.conversations} conversations and ${summary.messages} messages in ${loadSeconds.toFixed(1)} s ` +
-      `(vacuum analyze included: ${((performance.now() - started) / 1000).toFixed(1)} s)`,
-  );
-  return { accountId: account.account_id, endsAt };
-}
-
-function percentile(samples: number[], p: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 interface Measurement {
   engine: string;
@@ -142,17 +68,8 @@ async function measure(engine: string, db: Db, app: FastifyInstance, token: stri
 }
 
 async function benchEngine(engine: string): Promise<Measurement[]> {
-  let db: Db;
-  if (engine === 'postgres') {
-    await ensurePostgresDatabase(POSTGRES_URL);
-    db = await openDb({ databaseUrl: POSTGRES_URL });
-  } else if (engine === 'pglite') {
-    db = await openDb({ dataDir: PGLITE_DIR });
-  } else {
-    throw new Error(`unknown engine ${engine} (BENCH_ENGINES takes pglite and postgres)`);
-  }
+  const db = await openBenchDb(engine);
   try {
-    await migrate(db);
     const { accountId, endsAt } = await ensureDataset(db);
     const { token } = await createToken(db, accountId, { name: 'bench', scopes: ['statistics:read'] });
     const config = { ...loadConfig({}), rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 };

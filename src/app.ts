@@ -26,6 +26,7 @@ import { statisticsRoutes } from './statistics/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { legacyStatsRoutes } from './legacy-stats/routes.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 
 const BODY_LIMIT = 1024 * 1024;
 const PATH_PARAMETER_LIMIT = 2048;
@@ -101,7 +102,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
         description:
           'Live-chat backend: agents, bots, contacts, conversations, statistics. Every `/v2` operation takes ' +
           '`Authorization: Bearer <token>` and needs the scope it lists; errors are `error_payload` bodies. ' +
-          'The legacy export under `/stats` authenticates with the `apiKey` parameter. See the README for examples.',
+          'The legacy export under `/stats` authenticates with the `apiKey` parameter (or a bearer token with ' +
+          '`statistics:read`). See the README for examples.',
       },
       servers: [{ url: '/' }],
       // Sections in the order a newcomer needs them; operations of each route file carry one of these.
@@ -115,7 +117,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
         { name: 'Statistics', description: 'Multi-metric statistics' },
         { name: 'Events', description: 'Live event stream (Server-Sent Events)' },
         { name: 'Webhooks', description: 'Signed event delivery' },
-        { name: 'Legacy statistics export', description: 'Unversioned /stats export, authenticated by apiKey' },
+        { name: 'Legacy statistics export', description: 'Unversioned /stats export, authenticated by apiKey (or a statistics:read bearer token)' },
         { name: 'Operations', description: 'Health checks' },
       ],
       security: [{ bearer: [] }],
@@ -125,6 +127,12 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
             type: 'http',
             scheme: 'bearer',
             description: `Bearer token with scopes: ${SCOPES.join(', ')}`,
+          },
+          legacyApiKey: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'apiKey',
+            description: "The account's legacy key for /stats; also accepted as a form or JSON body parameter",
           },
         },
       },
@@ -136,6 +144,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   installAuth(app, new TokenVerifier(deps.db));
 
   await app.register(healthRoutes, { deps });
+  // The statistics dashboard: static files, public; its data calls carry the user's token.
+  await app.register(dashboardRoutes);
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(

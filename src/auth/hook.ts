@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
+import type { Scope } from './scopes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -17,22 +18,30 @@ const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="chat-service"' });
 
 /**
+ * The caller of an `Authorization` header holding a bearer token with at least one
+ * of `scopes`: 401 for a missing, malformed, unknown or revoked token, 403 when it
+ * lacks every one of the scopes.
+ */
+export async function authenticateBearer(verifier: TokenVerifier, header: string | undefined, scopes: readonly Scope[]): Promise<Caller> {
+  if (!header) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>');
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
+  const caller = await verifier.verify(match[1]);
+  if (!caller) throw unauthorized('Unknown or revoked token');
+  if (!scopes.some((scope) => caller.scopes.has(scope))) throw new ApiError(403, 'forbidden', `Missing scope ${scopes.join(' or ')}`);
+  return caller;
+}
+
+/**
  * Authenticates before the body is parsed or validated (docs/behaviour.md §1): a bad body
  * from an unauthenticated caller gets 401, not 422.
  */
 export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {
   app.decorate('tokenVerifier', verifier);
   app.addHook('onRequest', async (request) => {
-    const scope = request.routeOptions.config.scope;
-    if (!scope) return;
-    const header = request.headers.authorization;
-    if (!header) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>');
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
-    const caller = await verifier.verify(match[1]);
-    if (!caller) throw unauthorized('Unknown or revoked token');
-    if (!caller.scopes.has(scope)) throw new ApiError(403, 'forbidden', `Missing scope ${scope}`);
-    request.caller = caller;
+    const scopes = request.routeOptions.config.scopes;
+    if (!scopes) return;
+    request.caller = await authenticateBearer(verifier, request.headers.authorization, scopes);
   });
 }
 

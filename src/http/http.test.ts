@@ -201,7 +201,9 @@ describe('OpenAPI document and reference page', () => {
     assert.ok(res.body.components.schemas.error_payload || JSON.stringify(res.body).includes('error_payload'));
     // Bearer is the default; public operations opt out explicitly so clients send no token there.
     assert.deepEqual(res.body.security, [{ bearer: [] }]);
-    for (const path of ['/healthz', '/readyz', '/stats/totals']) assert.deepEqual(res.body.paths[path].get.security, [], path);
+    for (const path of ['/healthz', '/readyz']) assert.deepEqual(res.body.paths[path].get.security, [], path);
+    // The legacy export: its apiKey, or a statistics:read bearer token.
+    assert.deepEqual(res.body.paths['/stats/totals'].get.security, [{ legacyApiKey: [] }, { bearer: ['statistics:read'] }]);
     assert.equal(res.body.tags[0].name, 'Management');
   });
 

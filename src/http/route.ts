@@ -24,8 +24,8 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
   summary: string;
   description?: string;
   tags: string[];
-  /** Scope a bearer token needs; omitted for public routes. */
-  scope?: Scope;
+  /** Scope a bearer token needs, or scopes any one of which suffices; omitted for public routes. */
+  scope?: Scope | readonly Scope[];
   params?: P;
   querystring?: Q;
   body?: B;
@@ -47,7 +47,8 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   const rateLimited = doc.rateLimited ?? true;
   const statuses = new Set<number>([...(doc.errors ?? []), 500]);
   if (rateLimited) statuses.add(429);
-  if (doc.scope) {
+  const scopes: readonly Scope[] | undefined = doc.scope === undefined ? undefined : typeof doc.scope === 'string' ? [doc.scope] : doc.scope;
+  if (scopes) {
     statuses.add(401);
     statuses.add(403);
   }
@@ -62,21 +63,23 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
       tags: doc.tags,
       ...(doc.hide ? { hide: true } : {}),
       // Public routes say so explicitly: the document's default is bearer authentication.
-      security: doc.scope ? [{ bearer: [doc.scope] }] : [],
+      // Alternatives are separate requirements: a token holding any one of the scopes passes.
+      security: scopes ? scopes.map((scope) => ({ bearer: [scope] })) : [],
       ...(doc.params ? { params: doc.params } : {}),
       ...(doc.querystring ? { querystring: doc.querystring } : {}),
       ...(doc.body ? { body: doc.body } : {}),
       response: response as { 200: R },
     },
-    config: { scope: doc.scope, ...(rateLimited ? {} : { rateLimit: false as const }) },
+    config: { scopes, ...(rateLimited ? {} : { rateLimit: false as const }) },
   } as {
     schema: { params: P; querystring: Q; body: B; response: { 200: R } };
-    config: { scope?: Scope; rateLimit?: false };
+    config: { scopes?: readonly Scope[]; rateLimit?: false };
   };
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    scope?: Scope;
+    /** The scopes of which a caller's token must hold at least one; absent on public routes. */
+    scopes?: readonly Scope[];
   }
 }

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { startTestApp, type Reply, type TestAccount, type TestApp } from '../test/harness.ts';
+import { SCOPES } from '../auth/scopes.ts';
 import { conversationFactory } from '../test/conversations.ts';
 import { buildChats, type ChatSpec, type World } from '../test/chats.ts';
 import { INACTIVITY_SECONDS, classify, referenceAgent, referenceOverview } from '../test/legacy-reference.ts';
@@ -73,11 +74,6 @@ describe('apiKey', () => {
     assert.equal(res.body.error.code, 'unauthorized');
   });
 
-  it('does not take a bearer token instead', async () => {
-    const account = await t.account();
-    const res = await t.client(account.token).get('/stats/totals');
-    assert.equal(res.status, 401);
-  });
 
   it('takes the key from the query, a form body or a JSON body', async () => {
     const { account } = await world('UTC');
@@ -95,6 +91,97 @@ describe('apiKey', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, { success: true, interval: range, overview: ZERO_OVERVIEW, agents: [] });
     }
+  });
+});
+
+describe('bearer token instead of apiKey (extension)', () => {
+  const range = { from: '2024-03-01', to: '2024-03-02' };
+  const chat = (agent: number, at: string): ChatSpec => ({
+    contact: 0,
+    said: [{ from: 'contact', at: `${at}:00Z` }, { from: 'agent', agent, at: `${at}:30Z` }],
+    close: { by: 'agent', at: `${at}:59Z` },
+  });
+  let mine: Awaited<ReturnType<typeof world>>;
+  let theirs: Awaited<ReturnType<typeof world>>;
+  before(async () => {
+    mine = await world('Europe/Prague', ['Ann']);
+    theirs = await world('UTC', ['Eve', 'Bob']);
+    await buildChats(t, mine, [chat(0, '2024-03-01T10:00')], NOW);
+    await buildChats(t, theirs, [chat(0, '2024-03-01T11:00'), chat(1, '2024-03-02T12:00')], NOW);
+  });
+
+  const legacyError = (res: Reply, status: number, code: string, message: RegExp) => {
+    assert.equal(res.status, status, JSON.stringify(res.body));
+    assert.deepEqual(Object.keys(res.body), ['success', 'error']);
+    assert.equal(res.body.success, false);
+    assert.equal(res.body.error.code, code);
+    assert.match(res.body.error.message, message);
+  };
+
+  it("answers a statistics:read token with exactly the apiKey's answer, on every operation and method", async () => {
+    const token = await t.token(mine.account, ['statistics:read']);
+    assert.equal((await stats('totals', { apiKey: mine.account.apiKey, ...range })).overview.completed, 1);
+    for (const path of ['totals', 'overview', 'agents']) {
+      const expected = await stats(path, { apiKey: mine.account.apiKey, ...range });
+      const viaGet = await t.client(token).get(`/stats/${path}?${query(range)}`);
+      const viaJson = await t.client(token).post(`/stats/${path}`, range);
+      const viaForm = await t.client(token).request({
+        method: 'POST',
+        url: `/stats/${path}`,
+        payload: query({ apiKey: '', ...range }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      for (const res of [viaGet, viaJson, viaForm]) {
+        assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual(res.body, expected);
+      }
+    }
+  });
+
+  it("never shows another account's data: each token sees its own account only", async () => {
+    const mineTotals = (await t.client(await t.token(mine.account, ['statistics:read'])).get(`/stats/totals?${query(range)}`)).body;
+    const theirTotals = (await t.client(await t.token(theirs.account, ['statistics:read'])).get(`/stats/totals?${query(range)}`)).body;
+    assert.equal(mineTotals.overview.completed, 1);
+    assert.deepEqual(mineTotals.agents.map((a: { nickname: string }) => a.nickname), ['Ann']);
+    assert.equal(theirTotals.overview.completed, 2);
+    assert.deepEqual(theirTotals.agents.map((a: { nickname: string }) => a.nickname).sort(), ['Bob', 'Eve']);
+    // A group of the other account filters to nothing rather than revealing anything.
+    const theirGroup = (await t.client(theirs.account.token).post('/v2/groups', { name: 'Theirs' })).body.id;
+    const filtered = await t.client(await t.token(mine.account, ['statistics:read'])).get(`/stats/totals?${query({ ...range, group: theirGroup })}`);
+    assert.equal(filtered.body.overview.channels, 0);
+  });
+
+  it('answers a token without statistics:read with 403 in the legacy shape', async () => {
+    const token = await t.token(mine.account, SCOPES.filter((scope) => scope !== 'statistics:read'));
+    for (const path of ['totals', 'overview', 'agents']) {
+      for (const method of ['GET', 'POST']) {
+        const res = await t.client(token).request({ method, url: `/stats/${path}` });
+        legacyError(res, 403, 'forbidden', /^Missing scope statistics:read$/);
+      }
+    }
+  });
+
+  it('answers unknown, malformed and revoked tokens with 401 and WWW-Authenticate, before the parameters', async () => {
+    const created = (await t.client(mine.account.token).post('/v2/tokens', { name: 'doomed', scopes: ['statistics:read'] })).body;
+    assert.equal((await t.client(created.token).get('/stats/totals')).status, 200);
+    assert.equal((await t.client(mine.account.token).delete(`/v2/tokens/${created.id}`)).status, 200);
+    for (const authorization of [`Bearer ${created.token}`, 'Bearer cs_not-a-real-token', `Basic ${created.token}`, '']) {
+      const res = await t.client().request({ method: 'GET', url: '/stats/overview?interval=year', headers: { authorization } });
+      legacyError(res, 401, 'unauthorized', /token|Authorization|apiKey/);
+      if (authorization !== '') assert.match(String(res.headers['www-authenticate']), /^Bearer\b/);
+    }
+  });
+
+  it('keeps the apiKey deciding when both are sent, whatever the Authorization header says', async () => {
+    const expected = await stats('totals', { apiKey: mine.account.apiKey, ...range });
+    const theirToken = await t.token(theirs.account, ['statistics:read']);
+    for (const authorization of [`Bearer ${theirToken}`, 'Bearer cs_not-a-real-token', 'Basic dXNlcjpwYXNz']) {
+      const res = await t.client().request({ method: 'GET', url: `/stats/totals?${query({ apiKey: mine.account.apiKey, ...range })}`, headers: { authorization } });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, expected);
+    }
+    const wrongKey = await t.client(theirToken).get(`/stats/totals?apiKey=nope`);
+    legacyError(wrongKey, 401, 'unauthorized', /^Unknown apiKey$/);
   });
 });
 
@@ -543,7 +630,19 @@ it('documents the six operations with their parameters and legacy errors in the 
   assert.equal(res.status, 200);
   for (const path of ['/stats/totals', '/stats/overview', '/stats/agents']) {
     const { get, post } = res.body.paths[path];
-    assert.ok(get.parameters.some((p: { name: string; required: boolean }) => p.name === 'apiKey' && p.required), path);
+    // apiKey or, as an extension, a statistics:read bearer token: the alternatives are the security requirements
+    // (the query's apiKey is the legacyApiKey scheme; in a POST body it stays an optional parameter).
+    assert.deepEqual(get.security, [{ legacyApiKey: [] }, { bearer: ['statistics:read'] }], path);
+    assert.deepEqual(res.body.components.securitySchemes.legacyApiKey, {
+      type: 'apiKey',
+      in: 'query',
+      name: 'apiKey',
+      description: "The account's legacy key for /stats; also accepted as a form or JSON body parameter",
+    });
+    const bodySchema = post.requestBody.content['application/json'].schema;
+    assert.ok(bodySchema.properties.apiKey && !(bodySchema.required ?? []).includes('apiKey'), path);
+    assert.deepEqual(post.security, get.security, path);
+    assert.equal(get.responses['403'].content['application/json'].schema.properties.success.enum[0], false, path);
     assert.equal(get.parameters.some((p: { name: string }) => p.name === 'interval'), path !== '/stats/totals', path);
     assert.ok(post.requestBody, path);
     for (const operation of [get, post]) {

@@ -7,6 +7,7 @@ import { ApiError } from '../http/errors.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { formatValidationErrors } from '../http/validation.ts';
 import { route } from '../http/route.ts';
+import { authenticateBearer } from '../auth/hook.ts';
 import {
   AgentsResponse,
   IntervalParameters,
@@ -26,6 +27,7 @@ declare module 'fastify' {
 }
 
 const tags = ['Legacy statistics export'];
+const LEGACY_BEARER_SCOPES = ['statistics:read'] as const;
 
 const PARAMETER_RULES: Record<string, string> = {
   from: 'must be a date in the form YYYY-MM-DD',
@@ -61,7 +63,8 @@ function sendLegacyError(error: FastifyError, request: FastifyRequest, reply: Fa
 
 const LEGACY_ERRORS: Record<number, string> = {
   400: 'A bad parameter (`invalid_parameters`, the message names it) or malformed JSON (`bad_request`)',
-  401: 'Missing or unknown apiKey (`unauthorized`)',
+  401: 'Missing or unknown apiKey, or without one a missing, unknown or revoked bearer token (`unauthorized`)',
+  403: 'The bearer token (sent without an apiKey) lacks statistics:read (`forbidden`)',
   413: 'Body over the size limit (`payload_too_large`)',
   415: 'Body neither a form nor JSON (`unsupported_media_type`)',
   429: 'Rate limit exceeded (`too_many_requests`); see Retry-After',
@@ -77,12 +80,14 @@ function legacyRoute<P extends TObject, R extends TSchema>(doc: {
   in: 'querystring' | 'body';
 }) {
   const options = route({ summary: doc.summary, description: doc.description, tags, response: doc.response, [doc.in]: doc.parameters });
-  const statuses = doc.in === 'body' ? [400, 401, 413, 415, 429, 500] : [400, 401, 429, 500];
+  const statuses = doc.in === 'body' ? [400, 401, 403, 413, 415, 429, 500] : [400, 401, 403, 429, 500];
   const errors = statuses.map((status) => [
     status,
     { description: LEGACY_ERRORS[status], content: { 'application/json': { schema: LegacyError } } },
   ]);
   options.schema.response = { 200: doc.response, ...Object.fromEntries(errors) };
+  // Either the apiKey parameter or, as an extension, a bearer token with statistics:read.
+  (options.schema as { security?: unknown }).security = [{ legacyApiKey: [] }, { bearer: [...LEGACY_BEARER_SCOPES] }];
   return options;
 }
 
@@ -114,9 +119,15 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.setErrorHandler(sendLegacyError);
 
   // The apiKey is checked before validation (docs/behaviour.md §1): a bad parameter from a caller without a key gets 401.
+  // Without an apiKey, a bearer token with statistics:read may authenticate instead (the dashboard's
+  // one token); with one, the Authorization header is ignored exactly as before that extension.
   app.addHook('preValidation', async (request) => {
     const parameters = collectParameters(request, knownParameters(request));
-    request.legacyAccount = await stats.authenticate(deps, parameters.apiKey);
+    const authorization = request.headers.authorization;
+    request.legacyAccount =
+      parameters.apiKey === undefined && authorization !== undefined
+        ? await stats.accountOfToken(deps, (await authenticateBearer(app.tokenVerifier, authorization, LEGACY_BEARER_SCOPES)).accountId)
+        : await stats.authenticate(deps, parameters.apiKey);
     if (request.body !== undefined && !isParameterObject(request.body)) {
       throw stats.invalidParameter('body', 'must be an object of named parameters');
     }
@@ -154,7 +165,14 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   ];
 
   for (const { path, summary, description, parameters, response, run } of operations) {
-    const doc = { summary, description: `${description} Authenticated by the apiKey parameter; unknown parameters are ignored.`, parameters, response };
+    const doc = {
+      summary,
+      description:
+        `${description} Authenticated by the apiKey parameter or, without one, by a bearer token with statistics:read; ` +
+        'unknown parameters are ignored.',
+      parameters,
+      response,
+    };
     const handle = async (request: FastifyRequest, input: unknown) => ({
       success: true as const,
       ...(await run(deps, request.legacyAccount as stats.LegacyAccount, input as Parameters)),

@@ -13,7 +13,8 @@ const Day = (description: string) =>
   });
 
 const commonParameters = {
-  apiKey: Type.String({ description: "The account's legacy statistics key" }),
+  // Optional in the schema only: without it, a statistics:read bearer token must authenticate (checked before validation).
+  apiKey: Type.Optional(Type.String({ description: "The account's legacy statistics key; required unless a statistics:read bearer token is sent" })),
   from: Type.Optional(Day("First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`")),
   to: Type.Optional(Day("Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today")),
   group: Type.Optional(Type.String({ description: 'Only conversations of this group (group id)' })),

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
-import { accountByApiKey } from '../accounts/service.ts';
+import { accountByApiKey, getAccount } from '../accounts/service.ts';
 import type { AgentEntry, AgentRecord, Interval, Overview, OverviewRecord, Parameters } from './schema.ts';
 import * as repo from './repository.ts';
 
@@ -27,10 +27,18 @@ export const invalidParameter = (name: string, problem: string) => new ApiError(
 
 /** The account whose legacy apiKey this is; 401 when missing or unknown (docs/behaviour.md §1). */
 export async function authenticate(deps: StatsDeps, apiKey: unknown): Promise<LegacyAccount> {
-  if (typeof apiKey !== 'string' || apiKey === '') throw new ApiError(401, 'unauthorized', 'The apiKey parameter is required');
+  if (typeof apiKey !== 'string' || apiKey === '') {
+    throw new ApiError(401, 'unauthorized', 'The apiKey parameter is required (or Authorization: Bearer with a statistics:read token)');
+  }
   const account = await accountByApiKey(deps.db, apiKey);
   if (!account) throw new ApiError(401, 'unauthorized', 'Unknown apiKey');
   return account;
+}
+
+/** The account of a bearer token already verified to hold statistics:read (the extension to apiKey). */
+export async function accountOfToken(deps: StatsDeps, accountId: string): Promise<LegacyAccount> {
+  const account = await getAccount(deps.db, accountId);
+  return { account_id: account.id, timezone: account.timezone };
 }
 
 const dayNumber = (day: string) => Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10))) / DAY_MS;

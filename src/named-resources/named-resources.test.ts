@@ -27,6 +27,23 @@ for (const { plural, prefix, label } of [
       assert.deepEqual(list.body, { [plural]: [res.body] });
     });
 
+    it('lists them for a statistics:read token too (the dashboard names its filters), but creates and deletes only with account:manage', async () => {
+      const account = await t.account();
+      const other = await t.account();
+      await t.client(other.token).post(`/v2/${plural}`, { name: 'Theirs' });
+      const created = (await t.client(account.token).post(`/v2/${plural}`, { name: 'Support' })).body;
+      const reporting = t.client(await t.token(account, ['statistics:read']));
+      const list = await reporting.get(`/v2/${plural}`);
+      assert.equal(list.status, 200);
+      assert.deepEqual(list.body, { [plural]: [created] });
+      const forbidden = { code: 'forbidden', message: 'Missing scope account:manage' };
+      const create = await reporting.post(`/v2/${plural}`, { name: 'Nope' });
+      assert.deepEqual([create.status, create.body], [403, forbidden]);
+      const remove = await reporting.delete(`/v2/${plural}/${created.id}`);
+      assert.deepEqual([remove.status, remove.body], [403, forbidden]);
+      assert.deepEqual((await reporting.get(`/v2/${plural}`)).body, { [plural]: [created] });
+    });
+
     it('rejects a missing or empty name and an unknown property, creating nothing', async () => {
       const account = await t.account();
       const client = t.client(account.token);
@@ -76,14 +93,16 @@ for (const { plural, prefix, label } of [
     });
   });
 
-  it(`needs account:manage to create, list and delete ${plural}`, async () => {
+  it(`needs account:manage to create and delete ${plural}, and it or statistics:read to list them`, async () => {
     const account = await t.account();
     const token = await t.token(account, ['agents:read', 'agents:manage']);
     const client = t.client(token);
-    for (const res of [await client.post(`/v2/${plural}`, { name: 'x' }), await client.get(`/v2/${plural}`), await client.delete(`/v2/${plural}/x`)]) {
+    for (const res of [await client.post(`/v2/${plural}`, { name: 'x' }), await client.delete(`/v2/${plural}/x`)]) {
       assert.equal(res.status, 403);
       assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope account:manage' });
     }
+    const list = await client.get(`/v2/${plural}`);
+    assert.deepEqual([list.status, list.body], [403, { code: 'forbidden', message: 'Missing scope account:manage or statistics:read' }]);
   });
 }
 

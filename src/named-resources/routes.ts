@@ -8,7 +8,10 @@ import * as named from './service.ts';
 
 const tags = ['Management'];
 
-/** POST, GET and DELETE for one kind (`/groups`, `/tags`), scope account:manage. */
+/**
+ * POST, GET and DELETE for one kind (`/groups`, `/tags`), scope account:manage. The list
+ * also takes statistics:read: a reporting token (the dashboard's) names its filters.
+ */
 export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsyncTypebox<{ deps: Deps }> {
   const path = `/${kind.plural}`;
   return async (app, { deps }) => {
@@ -27,7 +30,13 @@ export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsync
 
     app.get(
       path,
-      route({ summary: `List ${kind.plural}`, tags, scope: 'account:manage', response: NamedResourceList(kind) }),
+      route({
+        summary: `List ${kind.plural}`,
+        description: `Scope account:manage or statistics:read (to name the ${kind.plural} statistics filter by).`,
+        tags,
+        scope: ['account:manage', 'statistics:read'],
+        response: NamedResourceList(kind),
+      }),
       async (request) => ({ [kind.plural]: await named.listNamed(deps, kind, callerOf(request).accountId) }),
     );
 
