@@ -12,6 +12,20 @@ export default tseslint.config(
     },
   },
   {
+    // Layering (docs/DEVELOPING.md): services hold the rules and repositories the SQL, callable from the
+    // HTTP routes, the CLI and the jobs alike, so neither may depend on the web framework.
+    files: ['src/**/service.ts', 'src/**/repository.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'fastify', message: 'Services and repositories never import Fastify: take plain arguments and deps, throw ApiError.' }],
+          patterns: [{ group: ['@fastify/*'], message: 'Services and repositories never import Fastify plugins.' }],
+        },
+      ],
+    },
+  },
+  {
     // The dashboard's browser modules.
     files: ['src/dashboard/public/**/*.js'],
     languageOptions: {

@@ -15,6 +15,7 @@
  */
 import { chromium, type Page } from 'playwright-core';
 import { buildApp } from '../src/app.ts';
+import { createMetrics } from '../src/metrics/metrics.ts';
 import { loadConfig } from '../src/config.ts';
 import { createToken } from '../src/tokens/service.ts';
 import { SIZE, TIMEZONE, ensureDataset, openBenchDb, percentile } from './dataset.ts';
@@ -61,9 +62,9 @@ async function benchEngine(engine: string): Promise<Load[]> {
   const db = await openBenchDb(engine);
   try {
     const { accountId, endsAt } = await ensureDataset(db);
-    const { token } = await createToken(db, accountId, { name: 'bench dashboard', scopes: ['statistics:read'] });
+    const { token } = await createToken({ db, now: () => new Date() }, accountId, { name: 'bench dashboard', scopes: ['statistics:read'] });
     const config = { ...loadConfig({}), rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 };
-    const app = await buildApp({ db, config, now: () => new Date() }, { logger: false });
+    const app = await buildApp({ db, config, now: () => new Date(), metrics: createMetrics() }, { logger: false });
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',

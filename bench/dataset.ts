@@ -62,7 +62,7 @@ export async function ensureDataset(db: Db): Promise<{ accountId: string; endsAt
     console.error(`${db.engine}: reusing the dataset of ${SIZE} conversations (account ${rows[0].account_id})`);
     return { accountId: rows[0].account_id, endsAt: rows[0].created_at };
   }
-  const account = await createAccount(db, { name: `${ACCOUNT_NAME} (loading)`, timezone: TIMEZONE });
+  const account = await createAccount({ db, now: () => new Date() }, { name: `${ACCOUNT_NAME} (loading)`, timezone: TIMEZONE });
   const { rows: created } = await db.query<{ created_at: Date }>('select created_at from accounts where account_id = $1', [account.account_id]);
   const endsAt = created[0].created_at;
   const progress = new cliProgress.SingleBar(

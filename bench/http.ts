@@ -5,11 +5,13 @@
  * Markdown table (bench/http/harness.ts) with the targets of docs/benchmarks.md.
  *
  *   BENCH_ENGINES=postgres,pglite   engines to run (default both)
+ *   BENCH_CASES=throughput,contention   cases to run (default both; contention: bench/http/contention.ts)
  *   BENCH_DURATION=10               seconds per measurement
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   server for the fresh databases
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchContention } from './http/contention.ts';
 import { call, freshStorage, load, printTable, startProcess, startService, type Engine, type Figures, type Row, type Storage } from './http/harness.ts';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',') as Engine[];
@@ -123,6 +125,16 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
   }
 }
 
+const CASES = (process.env.BENCH_CASES ?? 'throughput,contention').split(',');
 const rows: Row[] = [];
-for (const engine of ENGINES) rows.push(...(await benchEngine(engine)));
+const notes: string[] = [];
+for (const engine of ENGINES) {
+  if (CASES.includes('throughput')) rows.push(...(await benchEngine(engine)));
+  if (CASES.includes('contention')) {
+    const { heavy, ...row } = await benchContention(engine);
+    rows.push(row);
+    notes.push(`${engine}: meanwhile ${heavy}`);
+  }
+}
 printTable(rows);
+for (const note of notes) console.log(`\n${note}`);

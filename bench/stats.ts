@@ -11,6 +11,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/app.ts';
+import { createMetrics } from '../src/metrics/metrics.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
 import { createToken } from '../src/tokens/service.ts';
@@ -71,9 +72,9 @@ async function benchEngine(engine: string): Promise<Measurement[]> {
   const db = await openBenchDb(engine);
   try {
     const { accountId, endsAt } = await ensureDataset(db);
-    const { token } = await createToken(db, accountId, { name: 'bench', scopes: ['statistics:read'] });
+    const { token } = await createToken({ db, now: () => new Date() }, accountId, { name: 'bench', scopes: ['statistics:read'] });
     const config = { ...loadConfig({}), rateLimitPerSecond: 1_000_000, rateLimitBurst: 1_000_000 };
-    const app = await buildApp({ db, config, now: () => new Date() }, { logger: false });
+    const app = await buildApp({ db, config, now: () => new Date(), metrics: createMetrics() }, { logger: false });
     await app.ready();
     try {
       const measurements: Measurement[] = [];

@@ -21,7 +21,8 @@ function testFiles(dir) {
 }
 
 const only = process.argv.slice(2);
-const files = only.length > 0 ? only : testFiles('src').sort();
+// The server's tests, and the clients' (clients/typescript runs its generated client against the server).
+const files = only.length > 0 ? only : [...testFiles('src'), ...testFiles('clients')].sort();
 run(process.execPath, ['scripts/build.mjs']);
 if (only.length === 0) {
   run('npx', ['tsc', '--noEmit']);

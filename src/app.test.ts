@@ -5,6 +5,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from './test/harness.ts';
+import { dereference } from './test/openapi-operations.ts';
 
 let t: TestApp;
 before(async () => {
@@ -34,7 +35,7 @@ function undescribed(schema: JsonSchema | undefined, at: string): string[] {
 
 describe('OpenAPI field descriptions', () => {
   it('describe every field of the foundation, management and events operations', async () => {
-    const doc = (await t.client().get('/v2/openapi.json')).body as {
+    const doc = dereference((await t.client().get('/v2/openapi.json')).body) as {
       paths: Record<string, Record<string, {
         parameters?: { in: string; name: string; description?: string; schema?: JsonSchema }[];
         requestBody?: { content: Record<string, { schema: JsonSchema }> };

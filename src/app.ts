@@ -2,14 +2,16 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
-import scalar from '@scalar/fastify-api-reference';
 import type { Deps } from './deps.ts';
 import { API_VERSION } from './version.ts';
-import { randomString, sha256 } from './ids.ts';
+import { randomString } from './ids.ts';
 import { ApiError, ErrorPayload } from './http/errors.ts';
-import { frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { finishDocument } from './http/openapi.ts';
+import { PRODUCT_TITLE, referencePage } from './http/reference.ts';
 import { installAuth } from './auth/hook.ts';
+import { installIdempotency } from './idempotency/hook.ts';
 import { TokenVerifier } from './auth/tokens.ts';
 import { SCOPES } from './auth/scopes.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -24,12 +26,23 @@ import { conversationRoutes } from './conversations/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { eventRoutes } from './events/routes.ts';
+import { EventHub } from './events/hub.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { legacyStatsRoutes } from './legacy-stats/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { installHttpMetrics, metricsOnApiPort, metricsRoutes } from './metrics/http.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This instance's event hub: wakes event readers (streams, the webhook worker) when events commit. */
+    eventHub: EventHub;
+  }
+}
 
 const BODY_LIMIT = 1024 * 1024;
 const PATH_PARAMETER_LIMIT = 2048;
+/** How often Node looks for requests past their timeouts (its default, 30 s, would let them run that much longer). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 export interface BuildAppOptions {
   /** pino logger options; tests pass `false`. */
@@ -52,6 +65,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     // Path parameters reach validation (422, location path) rather than the router's 414 at 100 characters.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: PATH_PARAMETER_LIMIT },
     frameworkErrors: frameworkErrorHandler,
+    // Slow or stalled clients get 408 instead of holding a connection (docs/operations.md "Slow clients").
+    requestTimeout: deps.config.requestTimeoutMs,
+    http: { headersTimeout: deps.config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
+    clientErrorHandler,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -71,6 +88,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
+  installHttpMetrics(app, deps.metrics);
 
   const knownRoutes: { method: string; pattern: RegExp }[] = [];
   app.addHook('onRoute', (routeOptions) => {
@@ -83,10 +101,11 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     max: deps.config.rateLimitBurst,
     // A fixed window holding one burst: on average RATE_LIMIT_PER_SECOND, bursts up to RATE_LIMIT_BURST.
     timeWindow: Math.ceil((deps.config.rateLimitBurst / deps.config.rateLimitPerSecond) * 1000),
-    keyGenerator: (request) => {
-      const auth = request.headers.authorization;
-      return auth ? `t:${sha256(auth)}` : `ip:${request.ip}`;
-    },
+    // Keyed on the verified token, never on the raw header: authentication accepts `Bearer` in any case and
+    // spacing, so keying on the header let one token spread over many buckets. This route-level onRequest hook
+    // runs after the app-level one of installAuth (Fastify runs route hooks last), so `caller` is set on every
+    // scoped route; public routes and the legacy export (authenticated later, in preValidation) go by client IP.
+    keyGenerator: (request) => (request.caller ? `t:${request.caller.tokenId}` : `ip:${request.ip}`),
     errorResponseBuilder: (_request, context) =>
       new ApiError(429, 'too_many_requests', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, undefined, {
         'Retry-After': String(Math.ceil(context.ttl / 1000)),
@@ -97,13 +116,13 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'Chat Service API',
+        title: PRODUCT_TITLE,
         version: API_VERSION,
         description:
           'Live-chat backend: agents, bots, contacts, conversations, statistics. Every `/v2` operation takes ' +
           '`Authorization: Bearer <token>` and needs the scope it lists; errors are `error_payload` bodies. ' +
           'The legacy export under `/stats` authenticates with the `apiKey` parameter (or a bearer token with ' +
-          '`statistics:read`). See the README for examples.',
+          '`statistics:read`). Examples and rules: docs/api.md (the API guide) and docs/behaviour.md in the source repository.',
       },
       servers: [{ url: '/' }],
       // Sections in the order a newcomer needs them; operations of each route file carry one of these.
@@ -138,12 +157,20 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
+    transformObject: (document) => finishDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
   });
-  await app.register(scalar, { routePrefix: '/docs', configuration: { url: '/v2/openapi.json' } });
+  await app.register(referencePage, { documentUrl: '/v2/openapi.json' });
 
   installAuth(app, new TokenVerifier(deps.db));
+  installIdempotency(app, deps);
+
+  const events = new EventHub(deps.db, { safetyPollMs: deps.config.eventSafetyPollMs });
+  await events.start();
+  app.decorate('eventHub', events);
+  app.addHook('onClose', () => events.close());
 
   await app.register(healthRoutes, { deps });
+  if (metricsOnApiPort(deps.config)) await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
   // The statistics dashboard: static files, public; its data calls carry the user's token.
   await app.register(dashboardRoutes);
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -160,7 +187,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       await v2.register(conversationRoutes, { deps });
       await v2.register(uploadRoutes, { deps });
       await v2.register(statisticsRoutes, { deps });
-      await v2.register(eventRoutes, { deps });
+      await v2.register(eventRoutes, { deps, events });
       await v2.register(webhookRoutes, { deps });
     },
     { prefix: '/v2' },

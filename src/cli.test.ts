@@ -1,6 +1,9 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { migrationFiles } from './db/migrate.ts';
+import { openDb } from './db/db.ts';
 import { engine } from './test/harness.ts';
 import { freshStorage, runCli, startServe, type Finished, type Storage } from './test/processes.ts';
 
@@ -75,8 +78,13 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       [['bot', 'add', ...account, '--name', 'x', '--conditions', '{oops'], {}, /--conditions.*not valid JSON/],
       [['bot', 'add', ...account, '--name', 'x', '--event', 'sunrise'], {}, /trigger\.event must be one of/],
       [['bot', 'add', ...account, '--name', 'x', '--conditions', `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`], {}, /nested deeper than/],
+      [['account', 'create', '--name', ''], {}, /name must NOT have fewer than 1 characters/],
+      [['account', 'create', '--name', 'x'.repeat(201)], {}, /name must NOT have more than 200 characters/],
       [['frobnicate'], {}, /unknown command 'frobnicate'/],
-      [['serve'], { PORT: 'eighty' }, /PORT must be an integer/],
+      [['serve'], { PORT: 'eighty' }, /^chat-service: PORT must be an integer from 0 to 65535, got "eighty"\n$/],
+      [['serve'], { PORT: '70000' }, /^chat-service: PORT must be an integer from 0 to 65535, got "70000"\n$/],
+      [['serve'], { WEBHOOK_TIMEOUT_MS: '1e3' }, /^chat-service: WEBHOOK_TIMEOUT_MS must be an integer from 1 to 2147483647, got "1e3"\n$/],
+      [['serve'], { INACTIVITY_TIMEOUT_SECONDS: '99999999999' }, /^chat-service: INACTIVITY_TIMEOUT_SECONDS must be an integer from 1 to 2147483, got/],
     ];
     const results = await Promise.all(refusedEarly.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
     results.forEach((result, i) => assertFailed(result, refusedEarly[i][2]));
@@ -84,6 +92,53 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
     assertFailed(await runCli(['agent', 'add', ...account, '--email', 'ANN@example.com'], storage.env), /email is already used/);
     assertFailed(await runCli(['agent', 'add', ...account, '--email', 'b@example.com', '--group', 'grNope'], storage.env), /Group grNope not found/);
     assertFailed(await runCli(['tag', 'add', '--account', 'acUnknown', '--name', 'x'], storage.env), /Account acUnknown not found/);
+  });
+
+  it('--version prints the version alone, without opening the database', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+    const result = await runCli(['--version'], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    assert.deepEqual([result.code, result.stdout, result.stderr], [0, `${version}\n`, '']);
+  });
+
+  it('migrate --status lists pending migrations without applying them, then the applied ones with their time', async () => {
+    const fresh = await freshStorage();
+    try {
+      const files = migrationFiles();
+      const before = await runCli(['migrate', '--status'], fresh.env);
+      assert.equal(before.code, 0, before.stderr);
+      assert.deepEqual(before.stdout.trim().split('\n'), [
+        ...files.map((file) => `pending  ${file}`),
+        `${files.length} pending: run \`chat-service migrate\` (the server applies them on start)`,
+      ]);
+      assert.equal((await runCli(['migrate', '--status'], fresh.env)).stdout, before.stdout, 'the status applied nothing');
+      assert.equal((await runCli(['migrate'], fresh.env)).code, 0);
+      const after = (await runCli(['migrate', '--status'], fresh.env)).stdout.trim().split('\n');
+      assert.equal(after.pop(), 'Schema is up to date');
+      assert.deepEqual(after.map((line) => line.replace(/ {2}\d{4}-\d\d-\d\dT[\d:.]+Z$/, '')), files.map((file) => `applied  ${file}`));
+    } finally {
+      await fresh.cleanup();
+    }
+  });
+
+  it('demo-data reports progress in plain lines when stderr is not a terminal, and analyzes what it wrote', async () => {
+    const fresh = await freshStorage();
+    try {
+      const result = await runCli(['demo-data', '--conversations', '30', '--days', '7'], fresh.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stderr, /^demo-data 100% \| 30\/30 conversations \| \d+s$/m);
+      assert.ok(!result.stderr.includes('\u001b['), 'no terminal escape codes');
+      assert.match(result.stdout, /^Wrote 30 conversations/m);
+      // ANALYZE sets the planner's row estimates (reltuples stays -1 on a table never analyzed).
+      const db = await openDb({ dataDir: fresh.env.DATA_DIR, databaseUrl: fresh.env.DATABASE_URL });
+      try {
+        const { rows } = await db.query<{ reltuples: number }>("select reltuples from pg_class where relname = 'messages'");
+        assert.ok(rows[0].reltuples > 0, `messages reltuples ${rows[0].reltuples}`);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      await fresh.cleanup();
+    }
   });
 
   it('reports an unusable environment in one line, without a stack trace or the password', async () => {

@@ -1,26 +1,20 @@
+// Only what building the command tree needs is imported here; each command loads its own
+// modules when it runs (`await import`), so `chat-service --version` or `--help` answer at once.
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig, ConfigError, type Config } from './config.ts';
-import { DatabaseUnavailableError, openDb, type Db } from './db/db.ts';
-import { DirectoryLockedError } from './db/lock.ts';
-import { migrate } from './db/migrate.ts';
-import { startServer } from './server.ts';
+import type { Db } from './db/db.ts';
 import type { Deps } from './deps.ts';
-import { createAccount, requireAccount } from './accounts/service.ts';
-import { createToken } from './tokens/service.ts';
 import { isScope, SCOPES, type Scope } from './auth/scopes.ts';
-import { ApiError } from './http/errors.ts';
-import { validateBody } from './http/validation.ts';
-import { AGENT_ROLES, CreateAgentBody } from './agents/schema.ts';
-import { createAgent } from './agents/service.ts';
-import { CreateNamedResourceBody, GROUPS, TAGS } from './named-resources/schema.ts';
-import { createNamed } from './named-resources/service.ts';
-import { CreateBotBody, TRIGGER_EVENTS } from './bots/schema.ts';
-import { createBot } from './bots/service.ts';
+import { AGENT_ROLES } from './agents/schema.ts';
+import { GROUPS, TAGS } from './named-resources/schema.ts';
+import { TRIGGER_EVENTS } from './bots/schema.ts';
 import { registerDemoCommands } from './demo/cli.ts';
 import { API_VERSION } from './version.ts';
+import { createMetrics } from './metrics/metrics.ts';
 
 /** Opens the configured database, migrated, runs fn, and closes it. */
-async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+export async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const [{ openDb }, { migrate }] = await Promise.all([import('./db/db.ts'), import('./db/migrate.ts')]);
   const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     await migrate(db);
@@ -33,8 +27,9 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
 /** Like withDb, for a command acting on one existing account. */
 function withAccount<T>(config: Config, accountId: string, fn: (deps: Deps) => Promise<T>): Promise<T> {
   return withDb(config, async (db) => {
+    const { requireAccount } = await import('./accounts/service.ts');
     await requireAccount(db, accountId);
-    return fn({ db, config, now: () => new Date() });
+    return fn({ db, config, now: () => new Date(), metrics: createMetrics() });
   });
 }
 
@@ -70,22 +65,33 @@ function parseScopes(value: string): Scope[] {
 }
 
 export function buildCli(config: () => Config): Command {
-  const program = new Command('chat-service').description(`Self-hostable live-chat backend (Chat Service API v${API_VERSION})`);
+  const program = new Command('chat-service')
+    .description(`Self-hostable live-chat backend (Chat Service API v${API_VERSION})`)
+    .version(API_VERSION, '-V, --version', 'print the version and exit');
   program.showHelpAfterError();
 
   program
     .command('serve')
     .description('start the HTTP service (what `npm start` runs)')
     .action(async () => {
-      const server = await startServer(config());
-      server.app.log.info({ url: server.url }, 'chat-service listening');
+      const { startServer } = await import('./server.ts');
+      const settings = config();
+      const server = await startServer(settings);
+      const log = server.app.log;
+      log.info({ url: server.url }, 'chat-service listening');
       const shutdown = (signal: string) => {
-        server.app.log.info({ signal }, 'shutting down');
+        log.info({ signal }, 'shutting down');
+        // Whatever still runs (a slow query, a stalled upload) cannot hold the process past the deadline:
+        // orchestrators kill it a little later anyway (docker stop: 10 s), without this log line.
+        setTimeout(() => {
+          log.error({ timeoutMs: settings.shutdownTimeoutMs }, 'shutdown timed out (SHUTDOWN_TIMEOUT_MS): exiting with work still running');
+          process.exit(1);
+        }, settings.shutdownTimeoutMs);
         server
           .stop()
           .then(() => process.exit(0))
           .catch((error) => {
-            console.error(error);
+            log.error({ err: error }, 'shutdown failed');
             process.exit(1);
           });
       };
@@ -96,14 +102,53 @@ export function buildCli(config: () => Config): Command {
   program
     .command('migrate')
     .description('apply pending database migrations')
-    .action(async () => {
+    .option('--status', 'list the migrations, applied (with the time) or pending, and apply nothing')
+    .action(async (options: { status?: boolean }) => {
+      const [{ openDb }, { migrate, migrationStatus }] = await Promise.all([import('./db/db.ts'), import('./db/migrate.ts')]);
       const db = await openDb({ databaseUrl: config().databaseUrl, dataDir: config().dataDir });
       try {
+        if (options.status) {
+          const migrations = await migrationStatus(db);
+          for (const { version, appliedAt } of migrations) console.log(`${appliedAt ? 'applied' : 'pending'}  ${version}${appliedAt ? `  ${appliedAt.toISOString()}` : ''}`);
+          const pending = migrations.filter((migration) => !migration.appliedAt).length;
+          console.log(pending ? `${pending} pending: run \`chat-service migrate\` (the server applies them on start)` : 'Schema is up to date');
+          return;
+        }
         const applied = await migrate(db);
         console.log(applied.length ? `Applied ${applied.join(', ')}` : 'Schema is up to date');
       } finally {
         await db.close();
       }
+    });
+
+  // PGlite only: with PostgreSQL the database is backed up by PostgreSQL's own tools.
+  const pgliteDirectory = (command: string): string => {
+    const { databaseUrl, dataDir } = config();
+    if (databaseUrl) throw new ConfigError(`${command} copies PGlite's DATA_DIR; with DATABASE_URL use pg_dump and pg_restore (docs/operations.md)`);
+    if (dataDir === 'memory') throw new ConfigError(`${command} needs a DATA_DIR on disk, not "memory"`);
+    return dataDir;
+  };
+
+  program
+    .command('backup')
+    .description("write PGlite's data directory (DATA_DIR) to a file; stop the server first")
+    .requiredOption('--out <file>', 'backup file to write (a gzipped tarball)')
+    .action(async (options: { out: string }) => {
+      const { backupPglite } = await import('./db/backup.ts');
+      const dataDir = pgliteDirectory('backup');
+      const bytes = await backupPglite(dataDir, options.out);
+      console.log(`Backed up ${dataDir} to ${options.out} (${bytes} bytes)`);
+    });
+
+  program
+    .command('restore')
+    .description('unpack a backup into an empty or new DATA_DIR (PGlite); the server applies newer migrations on start')
+    .requiredOption('--from <file>', 'backup file written by `chat-service backup`')
+    .action(async (options: { from: string }) => {
+      const { restorePglite } = await import('./db/backup.ts');
+      const dataDir = pgliteDirectory('restore');
+      await restorePglite(dataDir, options.from);
+      console.log(`Restored ${options.from} into ${dataDir}`);
     });
 
   const account = program.command('account').description('manage accounts (tenants)');
@@ -113,7 +158,14 @@ export function buildCli(config: () => Config): Command {
     .option('--name <name>', 'account name', 'My account')
     .option('--json', 'print {"account_id","token","api_key"} as JSON')
     .action(async (options: { name: string; json?: boolean }) => {
-      const created = await withDb(config(), (db) => createAccount(db, { name: options.name }));
+      const [{ validateBody }, { UpdateAccountBody }, { createAccount }] = await Promise.all([
+        import('./http/validation.ts'),
+        import('./accounts/schema.ts'),
+        import('./accounts/service.ts'),
+      ]);
+      // The name rules of PATCH /v2/account, so the CLI cannot create an account the API would refuse to name.
+      const { name } = validateBody(UpdateAccountBody, { name: options.name });
+      const created = await withDb(config(), (db) => createAccount({ db, now: () => new Date() }, { name }));
       print(created, Boolean(options.json), `account ${created.account_id}\ntoken   ${created.token}\napiKey  ${created.api_key}`);
     });
 
@@ -126,10 +178,8 @@ export function buildCli(config: () => Config): Command {
     .option('--name <name>', 'token name', 'cli')
     .option('--json', 'print the token record as JSON')
     .action(async (options: { account: string; scopes: Scope[]; name: string; json?: boolean }) => {
-      const created = await withDb(config(), async (db) => {
-        await requireAccount(db, options.account);
-        return createToken(db, options.account, { name: options.name, scopes: options.scopes });
-      });
+      const { createToken } = await import('./tokens/service.ts');
+      const created = await withAccount(config(), options.account, (deps) => createToken(deps, options.account, { name: options.name, scopes: options.scopes }));
       print(created, Boolean(options.json), created.token);
     });
 
@@ -156,6 +206,11 @@ export function buildCli(config: () => Config): Command {
         group?: string[];
         json?: boolean;
       }) => {
+        const [{ validateBody }, { CreateAgentBody }, { createAgent }] = await Promise.all([
+          import('./http/validation.ts'),
+          import('./agents/schema.ts'),
+          import('./agents/service.ts'),
+        ]);
         const body = validateBody(
           CreateAgentBody,
           given({ email: options.email, full_name: options.fullName, nickname: options.nickname, role: options.role, group_ids: options.group }),
@@ -175,6 +230,11 @@ export function buildCli(config: () => Config): Command {
       .requiredOption('--name <name>', `${kind.singular} name`)
       .option('--json', `print the ${kind.singular} record as JSON`)
       .action(async (options: { account: string; name: string; json?: boolean }) => {
+        const [{ validateBody }, { CreateNamedResourceBody }, { createNamed }] = await Promise.all([
+          import('./http/validation.ts'),
+          import('./named-resources/schema.ts'),
+          import('./named-resources/service.ts'),
+        ]);
         const body = validateBody(CreateNamedResourceBody, { name: options.name });
         const created = await withAccount(config(), options.account, (deps) => createNamed(deps, kind, options.account, body));
         print(created, Boolean(options.json), `${kind.singular} ${created.id} ${created.name}`);
@@ -212,6 +272,11 @@ export function buildCli(config: () => Config): Command {
           html: options.html,
           conditions: options.conditions,
         });
+        const [{ validateBody }, { CreateBotBody }, { createBot }] = await Promise.all([
+          import('./http/validation.ts'),
+          import('./bots/schema.ts'),
+          import('./bots/service.ts'),
+        ]);
         const body = validateBody(CreateBotBody, { name: options.name, trigger });
         const bot = await withAccount(config(), options.account, (deps) => createBot(deps, options.account, body));
         print(bot, Boolean(options.json), `bot ${bot.id} ${bot.name}`);
@@ -236,8 +301,18 @@ export async function main(argv: string[]): Promise<void> {
   } catch (error) {
     const known = error as { code?: string; exitCode?: number };
     if (known.code?.startsWith('commander.')) process.exit(known.exitCode ?? 1);
+    const [{ DirectoryLockedError }, { DatabaseUnavailableError }, { ApiError }, { BackupError }] = await Promise.all([
+      import('./db/lock.ts'),
+      import('./db/db.ts'),
+      import('./http/errors.ts'),
+      import('./db/backup.ts'),
+    ]);
     const environmental =
-      error instanceof DirectoryLockedError || error instanceof ConfigError || error instanceof DatabaseUnavailableError || isSystemError(error);
+      error instanceof DirectoryLockedError ||
+      error instanceof ConfigError ||
+      error instanceof DatabaseUnavailableError ||
+      error instanceof BackupError ||
+      isSystemError(error);
     if (environmental) {
       console.error(`chat-service: ${error.message}`);
     } else if (error instanceof ApiError) {

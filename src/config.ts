@@ -18,22 +18,45 @@ export interface Config {
   webhookBlockPrivate: boolean;
   /** Outbox events older than this are deleted, unless a webhook still has to deliver them. */
   eventRetentionDays: number;
+  /** How often each instance looks for committed events whose notification was lost. */
+  eventSafetyPollMs: number;
   logLevel: string;
+  /** A client must send its request headers within this time, or gets 408 and the connection closes. */
+  headersTimeoutMs: number;
+  /** A client must send its whole request (headers and body) within this time, or gets 408. */
+  requestTimeoutMs: number;
+  /** After SIGTERM/SIGINT, the process exits after at most this long, whatever is still running. */
+  shutdownTimeoutMs: number;
+  /** Statistics and export queries answer 503 (Retry-After) when they take longer, waiting for their turn included. */
+  heavyQueryTimeoutMs: number;
+  /** Bearer token GET /metrics requires; without it and without metricsPort, /metrics is off. */
+  metricsToken: string | undefined;
+  /** Serves /metrics on this port instead of the API port. */
+  metricsPort: number | undefined;
 }
 
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: string, fallback: number, min = 0): number {
+/** Node's timers hold at most 2^31-1 ms (about 24.8 days); a longer delay would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** An integer in [min, max], written in plain digits ("1e3", "0x10" and " 5" are refused). */
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) {
-    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  const value = /^-?\d+$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
   }
   return value;
 }
+
+/** A duration in milliseconds that a timer can hold. */
+const milliseconds = (env: Env, name: string, fallback: number) => integer(env, name, fallback, 1, MAX_TIMER_MS);
+/** A duration in seconds that a timer can hold once converted to milliseconds. */
+const seconds = (env: Env, name: string, fallback: number) => integer(env, name, fallback, 1, Math.floor(MAX_TIMER_MS / 1000));
 
 function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
@@ -54,6 +77,14 @@ function databaseUrl(env: Env): string | undefined {
   return raw;
 }
 
+/** A guessable metrics token would expose every account's traffic figures. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  return raw;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -61,19 +92,32 @@ export function loadConfig(env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) {
     throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const headersTimeoutMs = milliseconds(env, 'HEADERS_TIMEOUT_MS', 10_000);
+  const requestTimeoutMs = milliseconds(env, 'REQUEST_TIMEOUT_MS', 60_000);
+  // Node refuses a request timeout shorter than the headers timeout (the headers are part of the request).
+  if (requestTimeoutMs < headersTimeoutMs) {
+    throw new ConfigError(`REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must not be shorter than HEADERS_TIMEOUT_MS (${headersTimeoutMs})`);
+  }
   return {
     host: env.HOST || '127.0.0.1',
-    port: integer(env, 'PORT', 8080),
+    port: integer(env, 'PORT', 8080, 0, 65_535),
     dataDir: env.DATA_DIR || './data',
     databaseUrl: databaseUrl(env),
-    presenceTtlSeconds: integer(env, 'PRESENCE_TTL_SECONDS', 120, 1),
-    inactivityTimeoutSeconds: integer(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800, 1),
-    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1),
-    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', 100, 1),
-    webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 5000, 1),
-    webhookRetryBaseMs: integer(env, 'WEBHOOK_RETRY_BASE_MS', 1000, 1),
-    webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', false),
-    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1),
+    presenceTtlSeconds: seconds(env, 'PRESENCE_TTL_SECONDS', 120),
+    inactivityTimeoutSeconds: seconds(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800),
+    rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
+    rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
+    webhookTimeoutMs: milliseconds(env, 'WEBHOOK_TIMEOUT_MS', 5000),
+    webhookRetryBaseMs: milliseconds(env, 'WEBHOOK_RETRY_BASE_MS', 1000),
+    webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', true),
+    eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 36_500),
+    eventSafetyPollMs: milliseconds(env, 'EVENT_SAFETY_POLL_MS', 5000),
     logLevel,
+    headersTimeoutMs,
+    requestTimeoutMs,
+    shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 8_000),
+    heavyQueryTimeoutMs: milliseconds(env, 'HEAVY_QUERY_TIMEOUT_MS', 30_000),
+    metricsToken: metricsToken(env),
+    metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
   };
 }

@@ -20,6 +20,23 @@ describe('GET/PATCH /v2/account', () => {
     assert.match(res.body.updated_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
+  it('stamps created_at and updated_at with the service clock, not the database clock', async () => {
+    t.clock.set('2031-02-03T04:05:06.789Z');
+    try {
+      const account = await t.account();
+      const client = t.client(account.token);
+      const created = (await client.get('/v2/account')).body;
+      assert.deepEqual([created.created_at, created.updated_at], ['2031-02-03T04:05:06.789Z', '2031-02-03T04:05:06.789Z']);
+      t.clock.advance(60);
+      const updated = (await client.patch('/v2/account', { name: 'Later' })).body;
+      assert.deepEqual([updated.created_at, updated.updated_at], ['2031-02-03T04:05:06.789Z', '2031-02-03T04:06:06.789Z']);
+      const token = (await client.post('/v2/tokens', { name: 'stamped', scopes: ['agents:read'] })).body;
+      assert.equal(token.created_at, '2031-02-03T04:06:06.789Z');
+    } finally {
+      t.clock.reset();
+    }
+  });
+
   it('updates the name and the time zone, each alone', async () => {
     const account = await t.account();
     const client = t.client(account.token);
@@ -29,6 +46,18 @@ describe('GET/PATCH /v2/account', () => {
     res = await client.patch('/v2/account', { name: 'Acme' });
     assert.deepEqual([res.body.name, res.body.timezone], ['Acme', 'Europe/Paris']);
     assert.deepEqual((await client.get('/v2/account')).body, res.body);
+  });
+
+  it('checks a time zone outside the heavy lane: HEAVY_QUERY_TIMEOUT_MS bounds statistics, not settings', async () => {
+    // 1 ms: shorter than reading the zone list, as 30 s is when statistics queue in the heavy lane.
+    const short = await startTestApp({ heavyQueryTimeoutMs: 1 });
+    try {
+      const account = await short.account();
+      const res = await short.client(account.token).patch('/v2/account', { timezone: 'Europe/Paris' });
+      assert.deepEqual([res.status, res.body.timezone], [200, 'Europe/Paris']);
+    } finally {
+      await short.close();
+    }
   });
 
   it('leaves the account untouched on an empty body', async () => {

@@ -10,13 +10,13 @@ const tags = ['Management'];
 export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/account',
-    route({ summary: 'Get the account settings', tags, scope: 'account:manage', response: Account }),
+    route({ operationId: 'getAccount', summary: 'Get the account settings', tags, scope: 'account:manage', response: Account }),
     async (request) => accounts.getAccount(deps.db, callerOf(request).accountId),
   );
 
   app.patch(
     '/account',
-    route({ summary: 'Update the account settings', tags, scope: 'account:manage', body: UpdateAccountBody, response: Account }),
-    async (request) => accounts.updateAccount(deps.db, callerOf(request).accountId, request.body),
+    route({ operationId: 'updateAccount', summary: 'Update the account settings', tags, scope: 'account:manage', body: UpdateAccountBody, response: Account }),
+    async (request) => accounts.updateAccount(deps, callerOf(request).accountId, request.body),
   );
 };

@@ -1,9 +1,13 @@
 import type { Db, Queryable } from '../db/db.ts';
+import type { Deps } from '../deps.ts';
 import { newId, sha256 } from '../ids.ts';
 import { generateApiKey } from '../auth/tokens.ts';
 import { SCOPES } from '../auth/scopes.ts';
 import { createToken } from '../tokens/service.ts';
+import { lockSchema } from '../db/migrate.ts';
+import { isKnownTimeZone } from '../db/time-zones.ts';
 import { invalidArgument, notFound } from '../http/errors.ts';
+import * as repo from './repository.ts';
 import type { Account, UpdateAccountBody } from './schema.ts';
 
 export interface NewAccount {
@@ -12,68 +16,62 @@ export interface NewAccount {
   api_key: string;
 }
 
+type AccountDeps = Pick<Deps, 'db' | 'now'>;
+
 /** A new tenant with an owner token holding every scope and a legacy apiKey. */
-export async function createAccount(db: Db, input: { name?: string; timezone?: string } = {}): Promise<NewAccount> {
-  return db.transaction(async (tx) => {
-    const accountId = newId('ac');
-    const apiKey = generateApiKey();
-    await tx.query('insert into accounts (account_id, name, timezone, api_key_hash) values ($1, $2, $3, $4)', [
-      accountId,
-      input.name ?? 'My account',
-      input.timezone ?? 'UTC',
-      sha256(apiKey),
-    ]);
-    const owner = await createToken(tx, accountId, { name: 'owner', scopes: SCOPES });
-    return { account_id: accountId, token: owner.token, api_key: apiKey };
+export async function createAccount(deps: AccountDeps, input: { name?: string; timezone?: string } = {}): Promise<NewAccount> {
+  return deps.db.transaction((tx) => insertAccount({ db: tx, now: deps.now }, input));
+}
+
+async function insertAccount(deps: { db: Queryable; now: () => Date }, input: { name?: string; timezone?: string }): Promise<NewAccount> {
+  const accountId = newId('ac');
+  const apiKey = generateApiKey();
+  await repo.insertAccount(deps.db, {
+    accountId,
+    name: input.name ?? 'My account',
+    timezone: input.timezone ?? 'UTC',
+    apiKeyHash: sha256(apiKey),
+    at: deps.now(),
+  });
+  const owner = await createToken(deps, accountId, { name: 'owner', scopes: SCOPES });
+  return { account_id: accountId, token: owner.token, api_key: apiKey };
+}
+
+/**
+ * The first account of an empty database, or null when it has one. The check and the insert
+ * run under the schema's advisory lock, so instances starting at once on one empty
+ * PostgreSQL database create one account, not one each.
+ */
+export async function createFirstAccount(deps: AccountDeps): Promise<NewAccount | null> {
+  return deps.db.transaction(async (tx) => {
+    await lockSchema(tx);
+    if (await repo.anyAccountExists(tx)) return null;
+    return insertAccount({ db: tx, now: deps.now }, { name: 'Default account' });
   });
 }
 
-export async function countAccounts(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('select count(*) as n from accounts');
-  return rows[0].n;
-}
-
 export async function requireAccount(db: Queryable, accountId: string): Promise<void> {
-  const { rows } = await db.query('select 1 from accounts where account_id = $1', [accountId]);
-  if (rows.length === 0) throw notFound(`Account ${accountId}`);
+  if (!(await repo.accountExists(db, accountId))) throw notFound(`Account ${accountId}`);
 }
 
 /** The account a legacy apiKey belongs to, or null. */
-export async function accountByApiKey(db: Queryable, apiKey: string): Promise<{ account_id: string; timezone: string } | null> {
-  const { rows } = await db.query<{ account_id: string; timezone: string }>(
-    'select account_id, timezone from accounts where api_key_hash = $1',
-    [sha256(apiKey)],
-  );
-  return rows[0] ?? null;
+export function accountByApiKey(db: Queryable, apiKey: string): Promise<{ account_id: string; timezone: string } | null> {
+  return repo.accountByApiKeyHash(db, sha256(apiKey));
 }
-
-const ACCOUNT_COLUMNS = 'account_id as id, name, timezone, created_at, updated_at';
-type AccountRow = Omit<Account, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
-const toAccount = (row: AccountRow): Account => ({ ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() });
 
 export async function getAccount(db: Queryable, accountId: string): Promise<Account> {
-  const { rows } = await db.query<AccountRow>(`select ${ACCOUNT_COLUMNS} from accounts where account_id = $1`, [accountId]);
-  if (!rows[0]) throw notFound('Account');
-  return toAccount(rows[0]);
+  const account = await repo.findAccount(db, accountId);
+  if (!account) throw notFound('Account');
+  return account;
 }
 
-/** Whether the database knows the zone, so SQL `at time zone` accepts every stored one. */
-async function isKnownTimezone(db: Queryable, name: string): Promise<boolean> {
-  const { rows } = await db.query('select 1 from pg_timezone_names where name = $1', [name]);
-  return rows.length > 0;
-}
-
-export async function updateAccount(db: Queryable, accountId: string, input: UpdateAccountBody): Promise<Account> {
-  if (input.name === undefined && input.timezone === undefined) return getAccount(db, accountId);
-  if (input.timezone !== undefined && !(await isKnownTimezone(db, input.timezone))) {
+export async function updateAccount(deps: { db: Db; now: () => Date }, accountId: string, input: UpdateAccountBody): Promise<Account> {
+  if (input.name === undefined && input.timezone === undefined) return getAccount(deps.db, accountId);
+  // Only a zone the database knows, so SQL `at time zone` accepts every stored one.
+  if (input.timezone !== undefined && !(await isKnownTimeZone(deps.db, input.timezone))) {
     throw invalidArgument('timezone', 'format', 'must be an IANA time zone name such as Europe/Paris');
   }
-  const { rows } = await db.query<AccountRow>(
-    `update accounts set name = coalesce($2, name), timezone = coalesce($3, timezone), updated_at = now()
-     where account_id = $1
-     returning ${ACCOUNT_COLUMNS}`,
-    [accountId, input.name ?? null, input.timezone ?? null],
-  );
-  if (!rows[0]) throw notFound('Account');
-  return toAccount(rows[0]);
+  const account = await repo.updateAccount(deps.db, accountId, { name: input.name ?? null, timezone: input.timezone ?? null, at: deps.now() });
+  if (!account) throw notFound('Account');
+  return account;
 }

@@ -8,19 +8,34 @@ interface AgentRow {
   nickname: string | null;
   role: Agent['role'];
   status: Agent['status'];
+  is_connected: boolean;
   last_ping_at: Date | null;
   group_ids: string[];
   created_at: Date;
 }
 
+/** The instant presence is judged at, and PRESENCE_TTL_SECONDS. */
+export interface PresenceAt {
+  at: Date;
+  ttlSeconds: number;
+}
+
+/**
+ * Presence, defined once (docs/behaviour.md §3): agent `a` is connected at `$at` while its last ping is
+ * younger than the TTL, and available when it is also online. `at` and `ttl` name the query's parameters.
+ */
+const connectedSql = (at: string, ttl: string) => `coalesce(a.last_ping_at > ${at}::timestamptz - make_interval(secs => ${ttl}), false)`;
+const availableSql = (at: string, ttl: string) => `a.status = 'online' and ${connectedSql(at, ttl)}`;
+
 const SELECT_AGENT = `
   select a.id, a.email, a.full_name, a.nickname, a.role, a.status, a.last_ping_at, a.created_at,
+         ${connectedSql('$2', '$3')} as is_connected,
          coalesce((select array_agg(g.group_id order by g.group_id) from agent_groups g
                    where g.account_id = a.account_id and g.agent_id = a.id), '{}') as group_ids
   from agents a
   where a.account_id = $1 and a.deleted_at is null`;
 
-function toAgent(row: AgentRow, connectedSince: Date): Agent {
+function toAgent(row: AgentRow): Agent {
   return {
     id: row.id,
     email: row.email,
@@ -28,21 +43,41 @@ function toAgent(row: AgentRow, connectedSince: Date): Agent {
     nickname: row.nickname,
     role: row.role,
     status: row.status,
-    is_connected: row.last_ping_at !== null && row.last_ping_at > connectedSince,
+    is_connected: row.is_connected,
     last_ping_at: row.last_ping_at?.toISOString() ?? null,
     group_ids: row.group_ids,
     created_at: row.created_at.toISOString(),
   };
 }
 
-export async function listAgents(db: Queryable, accountId: string, connectedSince: Date): Promise<Agent[]> {
-  const { rows } = await db.query<AgentRow>(`${SELECT_AGENT} order by a.created_at, a.id`, [accountId]);
-  return rows.map((row) => toAgent(row, connectedSince));
+export async function listAgents(db: Queryable, accountId: string, presence: PresenceAt): Promise<Agent[]> {
+  const { rows } = await db.query<AgentRow>(`${SELECT_AGENT} order by a.created_at, a.id`, [accountId, presence.at, presence.ttlSeconds]);
+  return rows.map(toAgent);
 }
 
-export async function findAgent(db: Queryable, accountId: string, id: string, connectedSince: Date): Promise<Agent | null> {
-  const { rows } = await db.query<AgentRow>(`${SELECT_AGENT} and a.id = $2`, [accountId, id]);
-  return rows[0] ? toAgent(rows[0], connectedSince) : null;
+export async function findAgent(db: Queryable, accountId: string, id: string, presence: PresenceAt): Promise<Agent | null> {
+  const { rows } = await db.query<AgentRow>(`${SELECT_AGENT} and a.id = $4`, [accountId, presence.at, presence.ttlSeconds, id]);
+  return rows[0] ? toAgent(rows[0]) : null;
+}
+
+/**
+ * SQL: whether some agent of the account, of the group `group` names when it is not null, is available at `at`
+ * (docs/behaviour.md §3 and §5). The arguments name the query's parameters, so a larger query can embed it.
+ */
+export const agentAvailableSql = (account: string, group: string, at: string, ttl: string) =>
+  `exists (select 1 from agents a
+           where a.account_id = ${account} and a.deleted_at is null and ${availableSql(at, ttl)}
+             and (${group}::text is null or exists (
+               select 1 from agent_groups g where g.account_id = a.account_id and g.agent_id = a.id and g.group_id = ${group})))`;
+
+export async function agentAvailable(db: Queryable, accountId: string, groupId: string | null, presence: PresenceAt): Promise<boolean> {
+  const { rows } = await db.query<{ available: boolean }>(`select ${agentAvailableSql('$1', '$2', '$3', '$4')} as available`, [
+    accountId,
+    groupId,
+    presence.at,
+    presence.ttlSeconds,
+  ]);
+  return rows[0].available;
 }
 
 /** Returns whether the agent exists (and was updated). */
@@ -71,16 +106,11 @@ export async function recordPing(db: Queryable, accountId: string, id: string, a
   return rowCount === 1;
 }
 
-/** The ids among `ids` that are not live agents of the account. */
-export async function missingAgentIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
-  if (ids.length === 0) return [];
-  const { rows } = await db.query<{ id: string }>(
-    'select id from agents where account_id = $1 and id = any($2::text[]) and deleted_at is null',
-    [accountId, ids],
-  );
-  const found = new Set(rows.map((row) => row.id));
-  return ids.filter((id) => !found.has(id));
-}
+/** SQL: the ids of the text array `ids` that are not live agents of the account, in their order. */
+export const missingAgentIdsSql = (account: string, ids: string) =>
+  `array(select u.id from unnest(${ids}::text[]) with ordinality u (id, ord)
+         where not exists (select 1 from agents a where a.account_id = ${account} and a.id = u.id and a.deleted_at is null)
+         order by u.ord)`;
 
 export async function insertAgent(
   db: Queryable,

@@ -11,13 +11,14 @@ const tags = ['Agents'];
 export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/agents',
-    route({ summary: 'List agents', tags, scope: 'agents:read', response: AgentList }),
+    route({ operationId: 'listAgents', summary: 'List agents', tags, scope: 'agents:read', response: AgentList }),
     async (request) => ({ agents: await agents.listAgents(deps, callerOf(request).accountId) }),
   );
 
   app.post(
     '/agents',
     route({
+      operationId: 'createAgent',
       summary: 'Add an agent',
       description: 'Management. The agent starts offline and not connected. A used e-mail: 422 `invalid_arguments` (path `email`, code `unique`).',
       tags,
@@ -31,6 +32,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.delete(
     '/agents/:id',
     route({
+      operationId: 'deleteAgent',
       summary: 'Delete an agent',
       description: 'Management. The agent disappears from lists and lookups; messages and statistics keep its id.',
       tags,
@@ -47,13 +49,14 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
 
   app.get(
     '/agents/:id',
-    route({ summary: 'Get an agent', tags, scope: 'agents:read', params: IdParams, response: Agent, errors: [404] }),
+    route({ operationId: 'getAgent', summary: 'Get an agent', tags, scope: 'agents:read', params: IdParams, response: Agent, errors: [404] }),
     async (request) => agents.getAgent(deps, callerOf(request).accountId, request.params.id),
   );
 
   app.patch(
     '/agents/:id',
     route({
+      operationId: 'updateAgent',
       summary: 'Update an agent status',
       tags,
       scope: 'agents:manage',
@@ -69,6 +72,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.post(
     '/agents/:id/ping',
     route({
+      operationId: 'pingAgent',
       summary: 'Keep an agent connected',
       description: 'Marks the agent connected for PRESENCE_TTL_SECONDS (default 120).',
       tags,

@@ -26,7 +26,10 @@ export const Agent = Type.Object(
 );
 export type Agent = Static<typeof Agent>;
 
-export const AgentList = Type.Object({ agents: Type.Array(Agent, { description: "The account's agents (not deleted ones), oldest first" }) });
+export const AgentList = Type.Object(
+  { agents: Type.Array(Agent, { description: "The account's agents (not deleted ones), oldest first" }) },
+  { title: 'agent_list' },
+);
 
 export const UpdateAgentBody = Type.Object(
   { status: Type.Optional(Type.String({ enum: ['online', 'offline'], description: 'agent_status' })) },

@@ -4,27 +4,26 @@ import { missingGroupIds } from '../named-resources/repository.ts';
 import { recordEvent } from '../events/outbox.ts';
 import type { Agent, CreateAgentBody } from './schema.ts';
 import * as repo from './repository.ts';
+import type { PresenceAt } from './repository.ts';
 
 type AgentDeps = Pick<Deps, 'db' | 'config' | 'now'>;
 
-/** Pings younger than this instant count as connected. */
-export function connectedSince(deps: Pick<Deps, 'config' | 'now'>): Date {
-  return new Date(deps.now().getTime() - deps.config.presenceTtlSeconds * 1000);
-}
+/** Presence as of now. */
+const presenceNow = (deps: AgentDeps): PresenceAt => ({ at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds });
 
 export function listAgents(deps: AgentDeps, accountId: string): Promise<Agent[]> {
-  return repo.listAgents(deps.db, accountId, connectedSince(deps));
+  return repo.listAgents(deps.db, accountId, presenceNow(deps));
 }
 
 export async function getAgent(deps: AgentDeps, accountId: string, id: string): Promise<Agent> {
-  const agent = await repo.findAgent(deps.db, accountId, id, connectedSince(deps));
+  const agent = await repo.findAgent(deps.db, accountId, id, presenceNow(deps));
   if (!agent) throw notFound(`Agent ${id}`);
   return agent;
 }
 
 export async function updateAgent(deps: AgentDeps, accountId: string, id: string, input: { status?: Agent['status'] }): Promise<Agent> {
   return deps.db.transaction(async (tx) => {
-    const existing = await repo.findAgent(tx, accountId, id, connectedSince(deps));
+    const existing = await repo.findAgent(tx, accountId, id, presenceNow(deps));
     if (!existing) throw notFound(`Agent ${id}`);
     if (input.status === undefined || input.status === existing.status) return existing;
     await repo.setAgentStatus(tx, accountId, id, input.status);
@@ -55,7 +54,7 @@ export async function createAgent(deps: AgentDeps, accountId: string, input: New
     });
     if (id === null) throw invalidArgument('email', 'unique', 'is already used by another agent');
     await repo.addAgentToGroups(tx, accountId, id, groupIds);
-    const agent = await repo.findAgent(tx, accountId, id, connectedSince(deps));
+    const agent = await repo.findAgent(tx, accountId, id, presenceNow(deps));
     return agent as Agent;
   });
 }

@@ -65,6 +65,49 @@ describe('POST /v2/bots and GET /v2/bots/{id}/trigger', () => {
     assert.doesNotMatch(content.text, /alert|</);
   });
 
+  it('takes the message as `content`, so a trigger read can be sent back as it is', async () => {
+    const account = await t.account();
+    const client = t.client(account.token);
+    const first = (
+      await client.post('/v2/bots', {
+        name: 'Original',
+        trigger: { event: 'idle', conditions: { after_seconds: 30 }, html: 'Still there? <a href="https://help.example">Help</a>' },
+      })
+    ).body;
+    const { bot_id, name, updated_at, ...settings } = (await client.get(`/v2/bots/${first.id}/trigger`)).body;
+    assert.deepEqual([bot_id, name, typeof updated_at], [first.id, 'Original', 'string']);
+    assert.equal(settings.content.text, 'Still there? Help');
+
+    const copy = await client.post('/v2/bots', { name: 'Copy', trigger: settings });
+    assert.equal(copy.status, 200, JSON.stringify(copy.body));
+    const read = (await client.get(`/v2/bots/${copy.body.id}/trigger`)).body;
+    assert.deepEqual({ ...read, bot_id: undefined, name: undefined, updated_at: undefined }, { ...settings, bot_id: undefined, name: undefined, updated_at: undefined });
+
+    const htmlOnly = await client.post('/v2/bots', { name: 'Html only', trigger: { content: { html: 'Hi <b>you</b>' } } });
+    assert.deepEqual((await client.get(`/v2/bots/${htmlOnly.body.id}/trigger`)).body.content, { text: 'Hi you', html: 'Hi you' });
+  });
+
+  it('refuses `content` together with the flat `text` or `html` (422 oneOf) and a content with other properties', async () => {
+    const account = await t.account();
+    const client = t.client(account.token);
+    const cases: [unknown, [string, string][]][] = [
+      [{ content: { text: 'a' }, text: 'b' }, [['trigger.content', 'oneOf']]],
+      [{ content: { text: null, html: null }, html: null }, [['trigger.content', 'oneOf']]],
+      [{ content: { text: 'a', markdown: '*a*' } }, [['trigger.content.markdown', 'additionalProperties']]],
+      [{ content: 'a' }, [['trigger.content', 'type']]],
+    ];
+    for (const [trigger, expected] of cases) {
+      const res = await client.post('/v2/bots', { name: 'x', trigger });
+      assert.equal(res.status, 422, JSON.stringify(trigger));
+      assert.equal(res.body.code, 'invalid_arguments');
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        expected,
+      );
+    }
+    assert.deepEqual((await client.get('/v2/bots')).body, { bots: [] });
+  });
+
   it('lists the bots of the account only', async () => {
     const account = await t.account();
     const other = await t.account();

@@ -13,7 +13,7 @@ export const Bot = Type.Object(
 );
 export type Bot = Static<typeof Bot>;
 
-export const BotList = Type.Object({ bots: Type.Array(Bot, { description: "The account's bots, oldest first" }) });
+export const BotList = Type.Object({ bots: Type.Array(Bot, { description: "The account's bots, oldest first" }) }, { title: 'bot_list' });
 
 /** Free-form matching rules of a trigger, kept as given. */
 const Conditions = Type.Object({}, { additionalProperties: true, maxProperties: 50, description: 'Conditions the trigger matches on (free-form object)' });
@@ -34,19 +34,29 @@ export const BotTrigger = Type.Object(
     ),
     updated_at: { ...Timestamp, description: 'Last change of the trigger' },
   },
-  { title: 'trigger_response' },
+  { title: 'bot_trigger' },
 );
 export type BotTrigger = Static<typeof BotTrigger>;
+
+const TriggerText = Nullable(Type.String({ maxLength: 4096, description: 'Plain text of the message the trigger sends' }));
+const TriggerHtml = Nullable(
+  Type.String({ maxLength: 16384, description: 'Sanitised like message HTML: only `a` and `br` survive; `text` defaults to its plain text' }),
+);
 
 export const TriggerInput = Type.Object(
   {
     active: Type.Optional(Type.Boolean({ description: 'Default true' })),
     event: Type.Optional(StringEnum(TRIGGER_EVENTS, { description: 'Default `conversation_opened`' })),
     conditions: Type.Optional(Conditions),
-    text: Type.Optional(Nullable(Type.String({ maxLength: 4096, description: 'Plain text of the message the trigger sends' }))),
-    html: Type.Optional(
-      Nullable(Type.String({ maxLength: 16384, description: 'Sanitised like message HTML: only `a` and `br` survive; `text` defaults to its plain text' })),
+    // The message either flat (text, html) or as GET …/trigger returns it (content), so a trigger read can be sent back.
+    content: Type.Optional(
+      Type.Object(
+        { text: Type.Optional(TriggerText), html: Type.Optional(TriggerHtml) },
+        { additionalProperties: false, description: 'The message as `GET /v2/bots/{id}/trigger` returns it; not with `text` or `html`' },
+      ),
     ),
+    text: Type.Optional(TriggerText),
+    html: Type.Optional(TriggerHtml),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.ts';
-import { notFound } from '../http/errors.ts';
+import { invalidArgument, notFound } from '../http/errors.ts';
 import { sanitizeHtml } from '../content/html.ts';
 import type { Bot, BotTrigger, CreateBotBody } from './schema.ts';
 import * as repo from './repository.ts';
@@ -12,13 +12,17 @@ type BotDeps = Pick<Deps, 'db'>;
  */
 export function createBot(deps: BotDeps, accountId: string, input: CreateBotBody): Promise<Bot> {
   const trigger = input.trigger ?? {};
-  const clean = trigger.html == null ? null : sanitizeHtml(trigger.html);
+  if (trigger.content !== undefined && (trigger.text !== undefined || trigger.html !== undefined)) {
+    throw invalidArgument('trigger.content', 'oneOf', 'cannot be combined with trigger.text or trigger.html');
+  }
+  const message = trigger.content ?? trigger;
+  const clean = message.html == null ? null : sanitizeHtml(message.html);
   return repo.insertBot(deps.db, accountId, {
     name: input.name,
     active: trigger.active ?? true,
     event: trigger.event ?? 'conversation_opened',
     conditions: trigger.conditions ?? {},
-    text: trigger.text ?? clean?.text ?? null,
+    text: message.text ?? clean?.text ?? null,
     html: clean?.html ?? null,
   });
 }

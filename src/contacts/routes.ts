@@ -12,6 +12,7 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.post(
     '/contacts',
     route({
+      operationId: 'createContact',
       summary: 'Create a contact',
       description: 'Always creates a new contact. Records a `contact.created` event.',
       tags,
@@ -25,6 +26,7 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.get(
     '/contacts/find',
     route({
+      operationId: 'findContactByEmail',
       summary: 'Find a contact by e-mail',
       description: 'Case-insensitive; with several matches the most recently updated wins. No match, or no `email`: 404.',
       tags,
@@ -38,7 +40,7 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     '/contacts/:id',
-    route({ summary: 'Get a contact', tags, scope: 'contacts:read', params: IdParams, response: Contact, errors: [404] }),
+    route({ operationId: 'getContact', summary: 'Get a contact', tags, scope: 'contacts:read', params: IdParams, response: Contact, errors: [404] }),
     async (request) => contacts.getContact(deps, callerOf(request).accountId, request.params.id),
   );
 };

@@ -11,7 +11,7 @@ export const Contact = Type.Object(
     created_at: Timestamp,
     updated_at: { ...Timestamp, description: 'Last change; decides which of several e-mail matches /contacts/find returns' },
   },
-  { title: 'contact_response' },
+  { title: 'contact' },
 );
 export type Contact = Static<typeof Contact>;
 

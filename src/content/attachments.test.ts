@@ -321,6 +321,52 @@ describe('template attachments', () => {
   });
 });
 
+describe('URLs in a carousel', () => {
+  const card = (image: string | undefined, value: string) => ({
+    title: 'Shoe',
+    ...(image === undefined ? {} : { image }),
+    actions: [{ type: 'open_url', title: 'Buy', value }],
+  });
+  const carousel = (...items: Json[]) => ({ type: 'template', layout: 'carousel', items });
+  const ok = 'https://shop.example/shoe';
+
+  it('refuse a card image or an action value that is not http(s) (javascript:, data:, relative)', async () => {
+    const account = await t.account();
+    assert.deepEqual(
+      await rejected(
+        account,
+        [carousel(card('javascript:alert(1)', ok), card('data:image/png;base64,AAAA', ok), card('/shoe.png', ok), card(undefined, 'JavaScript:alert(1)'))],
+        'invalid_arguments',
+      ),
+      [
+        [`${AT}[0].items[0].image`, 'pattern'],
+        [`${AT}[0].items[1].image`, 'pattern'],
+        [`${AT}[0].items[2].image`, 'pattern'],
+        [`${AT}[0].items[3].actions[0].value`, 'pattern'],
+      ],
+    );
+  });
+
+  it('refuse a card image or an action value without a host, each where it is', async () => {
+    const account = await t.account();
+    assert.deepEqual(
+      await rejected(account, [carousel(card(ok, ok)), carousel(card('https://', ok), card(ok, 'http://a b'), card('HTTPS://', 'https://:443/'))], 'invalid_arguments'),
+      [
+        [`${AT}[1].items[0].image`, 'format'],
+        [`${AT}[1].items[1].actions[0].value`, 'format'],
+        [`${AT}[1].items[2].image`, 'format'],
+        [`${AT}[1].items[2].actions[0].value`, 'format'],
+      ],
+    );
+  });
+
+  it('accept http and https in any case', async () => {
+    const account = await t.account();
+    const items = [card('HTTP://cdn.example/a.png', 'Https://shop.example/a'), card(undefined, 'http://shop.example/b')];
+    assert.deepEqual((await accepted(account, [carousel(...items)]))[0].items, items);
+  });
+});
+
 describe('attachment shape', () => {
   it('refuses unknown types, unknown properties and properties that do not belong to the type', async () => {
     const account = await t.account();

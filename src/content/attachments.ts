@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
-import { Nullable, StringEnum } from '../http/schemas.ts';
+import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
 import { sha256 } from '../ids.ts';
 import { findLiveUploadsByTokenHash, markUploadsAttached } from '../uploads/repository.ts';
 import { uploadContentPath } from '../uploads/service.ts';
@@ -9,11 +9,18 @@ import { uploadContentPath } from '../uploads/service.ts';
 const ATTACHMENT_TYPES = ['image', 'file', 'upload', 'template'] as const;
 type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
 
+/**
+ * A URL a carousel card carries: http(s) only, like every URL of a message (the scheme here, the host in
+ * urlProblems()). Anything else (`javascript:`, `data:`) would run or embed code where the card is shown.
+ */
+const cardUrl = (description: string) =>
+  Type.String({ pattern: '^[hH][tT][tT][pP][sS]?://', [PATTERN_MESSAGE]: 'must be an http or https URL', description });
+
 const Action = Type.Object(
   {
     type: StringEnum(['open_url'], { description: 'Always `open_url`' }),
     title: Type.String({ description: 'Button label' }),
-    value: Type.String({ format: 'uri', pattern: '^https?://', description: 'URL to open; starts with http:// or https://' }),
+    value: cardUrl('URL to open; http:// or https:// with a host'),
   },
   { additionalProperties: false },
 );
@@ -23,7 +30,7 @@ const CarouselItem = Type.Object(
     title: Type.String({ maxLength: 100, description: 'Card title, at most 100 characters' }),
     description: Type.Optional(Type.String({ maxLength: 1024, description: 'Card text, at most 1024 characters' })),
     price: Type.Optional(Type.String({ maxLength: 32, description: 'At most 32 characters, pre-formatted by the caller, not computed' })),
-    image: Type.Optional(Type.String({ description: 'URL of the card image' })),
+    image: Type.Optional(cardUrl('URL of the card image; http:// or https:// with a host')),
     actions: Type.Array(Action, { minItems: 1, maxItems: 1, description: 'Exactly one open_url action' }),
   },
   { additionalProperties: false },
@@ -141,10 +148,18 @@ function shapeProblems(attachment: AttachmentInput, at: string): ErrorItem[] {
       problems.push(problem(`${at}.${field}`, 'additionalProperties', `is not allowed for type ${type}`));
     }
   }
-  if ((type === 'image' || type === 'file') && attachment.url !== undefined && !isHttpUrl(attachment.url)) {
-    problems.push(problem(`${at}.url`, 'format', 'must be an http or https URL'));
-  }
-  return problems;
+  return [...problems, ...urlProblems(attachment, at)];
+}
+
+/** Every URL an attachment carries that is not http(s) with a host (docs/behaviour.md §5). */
+function urlProblems(attachment: AttachmentInput, at: string): ErrorItem[] {
+  // A url on another type is already refused as a property the type does not take.
+  const urls: [string, string | undefined][] = attachment.type === 'image' || attachment.type === 'file' ? [[`${at}.url`, attachment.url]] : [];
+  attachment.items?.forEach((item, i) => {
+    urls.push([`${at}.items[${i}].image`, item.image]);
+    item.actions.forEach((action, j) => urls.push([`${at}.items[${i}].actions[${j}].value`, action.value]));
+  });
+  return urls.flatMap(([path, url]) => (url !== undefined && !isHttpUrl(url) ? [problem(path, 'format', 'must be an http or https URL')] : []));
 }
 
 /**
@@ -155,7 +170,7 @@ function extensionProblem(type: 'image' | 'file', fileName: string | null, path:
   const extension = fileName === null ? null : extensionOf(fileName);
   if (extension !== null && ALLOWED_EXTENSIONS[type].has(extension)) return null;
   const name = `${source} ${JSON.stringify(fileName ?? '')}`;
-  const rule = `allowed for type ${type} (see the README for the list)`;
+  const rule = `allowed for type ${type} (the lists: docs/api.md, Uploads and attachments, Extension allowlists)`;
   const message =
     extension === null ? `${name} has no file extension; only extensions ${rule} are accepted` : `${name} has extension .${extension}, which is not ${rule}`;
   return { path, code: 'extension', message: `${path}: ${message}`, location: 'body' };

@@ -1,7 +1,10 @@
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { sanitizeHtml } from './html.ts';
+import { MAX_HTML_LENGTH, safeHref, sanitizeHtml } from './html.ts';
+import { referenceSanitizeHtml } from '../test/sanitize-html-reference.ts';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+import { conversationFactory } from '../test/conversations.ts';
 
 const LINK_OPEN = /^<a href="([^"]*)" rel="nofollow noopener noreferrer" target="_blank">$/;
 
@@ -206,5 +209,93 @@ describe('sanitizeHtml keeps what is allowed', () => {
   it('leaves plain text alone and handles the empty string', () => {
     assert.deepEqual(sanitizeHtml('just text'), { html: 'just text', text: 'just text' });
     assert.deepEqual(sanitizeHtml(''), { html: '', text: '' });
+  });
+});
+
+describe('sanitizeHtml writes what sanitize-html wrote', () => {
+  it('on markup soup of links, formatting, void, raw-text and implicitly closed tags (property)', () => {
+    // No <svg> or <math>: `<x/>` inside them is the one documented difference.
+    const fragment = fc.constantFrom(
+      '<a href="', '<a href=', '<A HREF="', '">', 'https://ok.example/', 'javascript:', 'mailto:x@y.z', '&amp;', '&lt;', '&#x0A;', '&quot;', '&',
+      '<b>', '</b>', '<i>', '</i>', '</a>', '<a>', '</A>', '<br>', '<BR>', '</br>', '<br/>', '<script>', '<Script>', '</script>', '<style>',
+      '</style>', '<noscript>', '</noscript>', '<textarea>', '</textarea>', '<title>', '<xmp>', '<img src=x>', ' onclick="x"', '"', "'", '<', '>',
+      '/', '=', ' ', '\n', '<!--', '-->', '<![CDATA[', ']]>', 'text', '<p>', '</p>', '<li>', '</li>', '<option>', '<select>', '<div>', '<table>',
+      '<tr>', '<td>', '<dd>', '<h1>', '<body>', '<input>', '<hr>', '<b/>', '<a href=https://ok.example/ />',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 25 }), (parts) => {
+        const input = parts.join('');
+        assert.equal(sanitizeHtml(input).html, referenceSanitizeHtml(input), JSON.stringify(input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('on the known XSS vectors', () => {
+    for (const vector of XSS_CORPUS) assert.equal(sanitizeHtml(vector).html, referenceSanitizeHtml(vector), vector);
+  });
+});
+
+describe('safeHref', () => {
+  it('trims whitespace and control characters at both ends only, and drops tabs and newlines anywhere', () => {
+    assert.equal(safeHref(' \u0001https://ok.example/a\tb\n \u001f'), 'https://ok.example/ab');
+    assert.equal(safeHref(`https://ok.example/?q=a${' '.repeat(50_000)}b`), `https://ok.example/?q=a${' '.repeat(50_000)}b`);
+    assert.equal(safeHref(`a${' '.repeat(50_000)}b`), undefined);
+    assert.equal(safeHref(' \u0000 '), undefined);
+  });
+});
+
+describe('sanitizeHtml on deep and unclosed markup', () => {
+  it('closes every open link once, at its ancestor\'s closing tag or at the end, and ignores stray closing tags', () => {
+    const link = '<a href="https://ok.example">';
+    const open = `${link}x</a>`.replace('</a>', '');
+    const { html, text } = sanitizeHtml(`${'<b>'.repeat(1000)}${open.repeat(3)}${'</i>'.repeat(1000)}</b>y${'<a>'.repeat(1000)}z`);
+    const out = '<a href="https://ok.example" rel="nofollow noopener noreferrer" target="_blank">';
+    assert.equal(html, `${out}x${out}x${out}x</a></a></a>yz`);
+    assert.equal(text, 'xxxyz');
+  });
+});
+
+describe('HTML length bound', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp();
+  });
+  after(() => t.close());
+
+  it('refuses message HTML over MAX_HTML_LENGTH characters with 422 maxLength and stores nothing', async () => {
+    const account = await t.account();
+    const f = conversationFactory(t, account);
+    const conversation = await f.conversation({ text: 'hello' });
+    const contact = await f.contact();
+    const tooLong = 'x'.repeat(MAX_HTML_LENGTH + 1);
+    const client = t.client(account.token);
+    const attempts: [string, string, object, string][] = [
+      ['POST', `/v2/conversations/${conversation.id}/messages`, { sub_type: 'contact', html: tooLong }, 'html'],
+      ['POST', '/v2/conversations', { contact_id: contact.id, html: tooLong }, 'html'],
+      ['POST', '/v2/conversations', { contact_id: contact.id, messages: [{ sub_type: 'contact', content: { html: tooLong } }] }, 'messages[0].content.html'],
+    ];
+    for (const [method, url, body, path] of attempts) {
+      const res = await client.request({ method, url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 422, url);
+      assert.equal(res.body.code, 'invalid_arguments');
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        [[path, 'maxLength']],
+      );
+    }
+    assert.equal((await f.get(conversation.id)).messages.length, 1);
+    const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from conversations where account_id = $1', [account.accountId]);
+    assert.equal(rows[0].n, 1);
+  });
+
+  it('takes the worst case at the bound: unclosed tags up to MAX_HTML_LENGTH characters', async () => {
+    const account = await t.account();
+    const f = conversationFactory(t, account);
+    const conversation = await f.conversation({ text: 'hello' });
+    const html = `${'<b>'.repeat((MAX_HTML_LENGTH - 1) / 3)}x`.padEnd(MAX_HTML_LENGTH, 'y');
+    assert.equal(html.length, MAX_HTML_LENGTH);
+    const message = await f.message(conversation.id, { sub_type: 'contact', html });
+    assert.equal(message.content.html, 'x'.padEnd(MAX_HTML_LENGTH - html.indexOf('x'), 'y'));
   });
 });

@@ -146,6 +146,38 @@ describe('assign and unassign', () => {
     }
   });
 
+  it('parallel assigns and unassigns store their event messages in time order', async () => {
+    const { f, api } = await setup();
+    const [boss, agent] = [await f.agent(), await f.agent()];
+    const conv = await f.conversation({ text: 'hi' });
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0
+        ? api.patch(`/v2/conversations/${conv.id}/assign`, { agent_id: boss.id, assignee_id: agent.id })
+        : api.patch(`/v2/conversations/${conv.id}/unassign`, { agent_id: boss.id, unassignee_id: agent.id }),
+    );
+    const replies = await Promise.all(calls);
+    for (const res of replies) assert.ok(res.status === 200 || (res.status === 422 && res.body.code === 'invalid_parameters'), JSON.stringify(res.body));
+
+    const { rows } = await t.db.query<{ kind: string; created_at: Date }>(
+      "select content->>'type' as kind, created_at from messages where conversation_id = $1 and type = 'event' order by seq",
+      [conv.id],
+    );
+    assert.ok(rows.length > 0);
+    rows.forEach((row, i) => {
+      // Only an unassigned agent can be assigned (a no-op stores nothing), only an assigned one unassigned.
+      assert.equal(row.kind, i % 2 === 0 ? 'agent_assigned' : 'agent_unassigned', `event ${i}`);
+      if (i > 0) assert.ok(row.created_at.getTime() >= rows[i - 1].created_at.getTime(), `event ${i} is earlier than event ${i - 1}`);
+    });
+    // Every unassign that found nobody to unassign was refused.
+    const unassigned = rows.filter((row) => row.kind === 'agent_unassigned').length;
+    assert.equal(replies.filter((res) => res.status === 422).length, 20 - unassigned);
+    // The history as read back (created_at, then storage order) is the storage order.
+    const history = (await f.get(conv.id)).messages.filter((m: Json) => m.type === 'event').map((m: Json) => m.content.type);
+    assert.deepEqual(history, rows.map((row) => row.kind));
+    const final = (await api.get(`/v2/conversations/${conv.id}`)).body;
+    assert.deepEqual(final.assigned_ids, rows.length % 2 === 1 ? [agent.id] : []);
+  });
+
   it('unassigns, falling back to open when nobody serves it any more', async () => {
     const { account, f, api } = await setup();
     const agent = await f.agent();

@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
+import { dereference } from '../test/openapi-operations.ts';
 
 let t: TestApp;
 before(async () => {
@@ -125,6 +126,30 @@ describe('POST /v2/conversations', () => {
     assert.match(message.content.html, /<br/);
     assert.equal(message.content.text.includes('<'), false);
     assert.match(message.content.text, /Hi there/);
+  });
+
+  it('counts an agent available exactly while GET /v2/agents shows it online and connected', async () => {
+    const { f, api } = await setup();
+    t.clock.set('2026-03-02T10:00:00.000Z');
+    try {
+      const agent = await f.agent({ available: true });
+      const ttl = t.deps.config.presenceTtlSeconds;
+      // Just inside the TTL, at its end, and with a clock behind the ping (another instance's, say).
+      for (const [at, connected] of [
+        [new Date(Date.parse('2026-03-02T10:00:00.000Z') + (ttl - 1) * 1000), true],
+        [new Date(Date.parse('2026-03-02T10:00:00.000Z') + ttl * 1000), false],
+        [new Date('2026-03-02T09:59:55.000Z'), true],
+      ] as const) {
+        t.clock.set(at);
+        assert.equal((await api.get(`/v2/agents/${agent.id}`)).body.is_connected, connected, at.toISOString());
+        assert.equal((await f.conversation({ text: 'anyone?' })).is_offline, !connected, at.toISOString());
+      }
+      await f.makeUnavailable(agent.id);
+      assert.equal((await api.get(`/v2/agents/${agent.id}`)).body.is_connected, true);
+      assert.equal((await f.conversation({ text: 'anyone?' })).is_offline, true);
+    } finally {
+      t.clock.reset();
+    }
   });
 
   it('keeps text as given and sanitises html when both are given', async () => {
@@ -649,7 +674,7 @@ describe('attachments on messages', () => {
 
 describe('OpenAPI', () => {
   it('describes every field of the conversation, message and upload requests and responses', async () => {
-    const doc = (await t.client().get('/v2/openapi.json')).body;
+    const doc = dereference((await t.client().get('/v2/openapi.json')).body);
     const undescribed: string[] = [];
     const walk = (schema: Json | undefined, at: string): void => {
       if (!schema || typeof schema !== 'object') return;

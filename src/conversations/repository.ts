@@ -1,10 +1,14 @@
 import type { Queryable } from '../db/db.ts';
+import { agentAvailableSql, missingAgentIdsSql, type PresenceAt } from '../agents/repository.ts';
+import { contactExistsSql } from '../contacts/repository.ts';
+import { missingNamedIdsSql } from '../named-resources/repository.ts';
+import { GROUPS, TAGS } from '../named-resources/schema.ts';
 import type { StoredAttachment } from '../content/attachments.ts';
-import type { ReplyState, MessageFlags } from './flags.ts';
+import type { ConversationMessageState, MessageFlags } from './flags.ts';
 import type { Conversation, ConversationStatistics, ConversationStatus, Message, Path } from './schema.ts';
 
 /** A conversation as stored; services change it in memory and save it whole. */
-export interface ConversationRow {
+export interface ConversationRow extends ConversationMessageState {
   id: string;
   ext_id: string | null;
   status: ConversationStatus;
@@ -33,6 +37,7 @@ const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
   'id', 'ext_id', 'status', 'contact_id', 'group_id', 'domain', 'assigned_ids', 'agent_ids', 'tags', 'variables',
   'rating_value', 'rating_text', 'rated_at', 'is_offline', 'is_served', 'unread', 'last_message_text', 'last_message_at',
   'created_at', 'updated_at', 'finished_at', 'close_type',
+  'unanswered_since', 'unanswered_offline', 'has_reply', 'has_contact_message', 'latest_message_at',
 ];
 const CONVERSATION_COLUMNS = CONVERSATION_FIELDS.join(', ');
 
@@ -63,30 +68,25 @@ export function toConversation(row: ConversationRow): Conversation {
   };
 }
 
+// A conversation never changes its id, contact or creation time.
+const CHANGEABLE_FIELDS = CONVERSATION_FIELDS.filter((field) => !['id', 'contact_id', 'created_at'].includes(field));
+
 /** The column values of `row`, in the order of `fields`. */
 function columnValues(row: ConversationRow, fields: readonly (keyof ConversationRow)[]): unknown[] {
   return fields.map((field) => (field === 'variables' ? JSON.stringify(row.variables) : row[field]));
 }
 
-export async function insertConversation(db: Queryable, accountId: string, row: ConversationRow): Promise<void> {
-  const placeholders = CONVERSATION_FIELDS.map((_, i) => `$${i + 2}`).join(', ');
-  await db.query(`insert into conversations (account_id, ${CONVERSATION_COLUMNS}) values ($1, ${placeholders})`, [
-    accountId,
-    ...columnValues(row, CONVERSATION_FIELDS),
-  ]);
-}
+/** Inserts the conversations of the JSON array $2 (conversationsJson) into account $1; the table's types decode it. */
+const INSERT_CONVERSATIONS = `insert into conversations (account_id, ${CONVERSATION_COLUMNS})
+  select $1, ${CONVERSATION_COLUMNS} from json_populate_recordset(null::conversations, $2::json)`;
 
-// A conversation never changes its id, contact or creation time.
-const CHANGEABLE_FIELDS = CONVERSATION_FIELDS.filter((field) => !['id', 'contact_id', 'created_at'].includes(field));
+const conversationsJson = (rows: readonly ConversationRow[]) =>
+  JSON.stringify(rows.map((row) => Object.fromEntries(CONVERSATION_FIELDS.map((field) => [field, row[field]]))));
 
-/** Writes every changeable column of `row`. */
-export async function saveConversation(db: Queryable, accountId: string, row: ConversationRow): Promise<void> {
-  const assignments = CHANGEABLE_FIELDS.map((field, i) => `${field} = $${i + 3}`).join(', ');
-  await db.query(`update conversations set ${assignments} where account_id = $1 and id = $2`, [
-    accountId,
-    row.id,
-    ...columnValues(row, CHANGEABLE_FIELDS),
-  ]);
+/** Inserts `rows` in one statement (the demo history's batches). */
+export async function insertConversations(db: Queryable, accountId: string, rows: readonly ConversationRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(INSERT_CONVERSATIONS, [accountId, conversationsJson(rows)]);
 }
 
 /** The conversation; with `lock`, its row stays locked until the transaction ends, serialising writers. */
@@ -135,86 +135,77 @@ export async function closeIdleConversations(
   return rows;
 }
 
-/** Whether another conversation of the account already uses `extId`. */
-export async function extIdTaken(db: Queryable, accountId: string, extId: string, exceptId: string | null): Promise<boolean> {
-  const { rows } = await db.query(
-    'select 1 from conversations where account_id = $1 and ext_id = $2 and ($3::text is null or id <> $3)',
-    [accountId, extId, exceptId],
-  );
-  return rows.length > 0;
+/** The references a write names, each checked when given (docs/behaviour.md §5). */
+export interface ReferenceCheck {
+  contactId?: string;
+  agentIds?: string[];
+  groupId?: string | null;
+  tagIds?: string[];
+  /** An ext_id that no conversation other than `exceptId` may use. */
+  extId?: { value: string; exceptId: string | null };
+  /** Also answer whether an agent is available, of `groupId` when not null (for a live contact message). */
+  availability?: { groupId: string | null; presence: PresenceAt };
 }
 
-export async function contactExists(db: Queryable, accountId: string, contactId: string): Promise<boolean> {
-  const { rows } = await db.query('select 1 from contacts where account_id = $1 and id = $2', [accountId, contactId]);
-  return rows.length > 0;
-}
-
-/**
- * Whether some agent is available at `at`: status online and pinged within the
- * presence TTL before it, in `groupId` when given (docs/behaviour.md §3 and §5).
- */
-export async function agentAvailable(db: Queryable, accountId: string, groupId: string | null, at: Date, ttlSeconds: number): Promise<boolean> {
-  const { rows } = await db.query(
-    `select 1 from agents a
-     where a.account_id = $1 and a.deleted_at is null and a.status = 'online'
-       and a.last_ping_at > $3::timestamptz - make_interval(secs => $4) and a.last_ping_at <= $3::timestamptz
-       and ($2::text is null or exists (
-         select 1 from agent_groups g where g.account_id = a.account_id and g.agent_id = a.id and g.group_id = $2))
-     limit 1`,
-    [accountId, groupId, at, ttlSeconds],
-  );
-  return rows.length > 0;
+export interface ReferenceAnswer {
+  contactMissing: boolean;
+  /** In the order given. */
+  missingAgentIds: string[];
+  groupMissing: boolean;
+  missingTagIds: string[];
+  extIdTaken: boolean;
+  /** Null when not asked. */
+  agentAvailable: boolean | null;
 }
 
 /**
- * The reply state after the conversation's stored messages (see flags.ts), and
- * the time of its latest message of any kind. Call under the conversation's row lock.
+ * Checks every reference of `check` in one query (none when nothing is asked). Groups and tags found stay
+ * locked (key share) until the transaction ends, so they cannot be deleted under the write.
  */
-export async function loadReplyState(db: Queryable, accountId: string, conversationId: string): Promise<{ state: ReplyState; latestAt: Date | null }> {
+export async function checkReferences(db: Queryable, accountId: string, check: ReferenceCheck): Promise<ReferenceAnswer> {
+  // Only what is asked goes into the query: a create naming a contact and an ext_id plans two lookups, not six.
+  const params: unknown[] = [accountId];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const columns: string[] = [];
+  if (check.contactId !== undefined) columns.push(`not ${contactExistsSql('$1', param(check.contactId))} as contact_missing`);
+  if (check.agentIds?.length) columns.push(`${missingAgentIdsSql('$1', param(check.agentIds))} as missing_agent_ids`);
+  if (check.groupId) columns.push(`${missingNamedIdsSql(GROUPS, '$1', param([check.groupId]))} as missing_group_ids`);
+  if (check.tagIds?.length) columns.push(`${missingNamedIdsSql(TAGS, '$1', param(check.tagIds))} as missing_tag_ids`);
+  if (check.extId) {
+    const [extId, exceptId] = [param(check.extId.value), param(check.extId.exceptId)];
+    columns.push(`exists (select 1 from conversations where account_id = $1 and ext_id = ${extId}
+                          and (${exceptId}::text is null or id <> ${exceptId})) as ext_id_taken`);
+  }
+  if (check.availability) {
+    const { groupId, presence } = check.availability;
+    columns.push(`${agentAvailableSql('$1', param(groupId), param(presence.at), param(presence.ttlSeconds))} as agent_available`);
+  }
+  if (columns.length === 0) return { contactMissing: false, missingAgentIds: [], groupMissing: false, missingTagIds: [], extIdTaken: false, agentAvailable: null };
   const { rows } = await db.query<{
-    unanswered_since: Date | null;
-    unanswered_offline: boolean;
-    unanswered: number;
-    has_reply: boolean;
-    has_contact_message: boolean;
-    latest_at: Date | null;
-  }>(
-    `with last_agent as (
-       select created_at, seq from messages
-       where account_id = $1 and conversation_id = $2 and type = 'message' and sub_type = 'agent'
-       order by created_at desc, seq desc limit 1
-     ),
-     unanswered as (
-       select m.created_at, m.is_offline from messages m
-       where m.account_id = $1 and m.conversation_id = $2 and m.type = 'message' and m.sub_type = 'contact'
-         and m.created_at >= coalesce((select created_at from last_agent), '-infinity')
-         and not exists (select 1 from last_agent l where (m.created_at, m.seq) < (l.created_at, l.seq))
-     )
-     select (select min(created_at) from unanswered) as unanswered_since,
-            (select coalesce(bool_or(is_offline), false) from unanswered) as unanswered_offline,
-            (select count(*) from unanswered) as unanswered,
-            exists (select 1 from messages where account_id = $1 and conversation_id = $2 and is_reply) as has_reply,
-            exists (select 1 from messages where account_id = $1 and conversation_id = $2 and type = 'message' and sub_type = 'contact')
-              as has_contact_message,
-            (select max(created_at) from messages where account_id = $1 and conversation_id = $2) as latest_at`,
-    [accountId, conversationId],
-  );
+    contact_missing?: boolean;
+    missing_agent_ids?: string[];
+    missing_group_ids?: string[];
+    missing_tag_ids?: string[];
+    ext_id_taken?: boolean;
+    agent_available?: boolean;
+  }>(`select ${columns.join(', ')}`, params);
   const row = rows[0];
   return {
-    state: {
-      unansweredSince: row.unanswered_since,
-      unansweredOffline: row.unanswered_offline,
-      unanswered: row.unanswered,
-      hasReply: row.has_reply,
-      hasContactMessage: row.has_contact_message,
-    },
-    latestAt: row.latest_at,
+    contactMissing: row.contact_missing ?? false,
+    missingAgentIds: row.missing_agent_ids ?? [],
+    groupMissing: (row.missing_group_ids?.length ?? 0) > 0,
+    missingTagIds: row.missing_tag_ids ?? [],
+    extIdTaken: row.ext_id_taken ?? false,
+    agentAvailable: row.agent_available ?? null,
   };
 }
 
+/** A message to store in a conversation. */
 export interface NewMessageRow {
   id: string;
-  conversation_id: string;
   type: Message['type'];
   sub_type: Message['sub_type'];
   agent_id: string | null;
@@ -265,33 +256,59 @@ function toMessage(row: MessageRow): Message {
   };
 }
 
-export async function insertMessage(db: Queryable, accountId: string, message: NewMessageRow): Promise<Message> {
+/**
+ * Writes `conv` (inserted when `isNew`, else every changeable column saved) and
+ * inserts `messages` after the conversation's current ones, in their order, in
+ * one statement. Returns the stored messages, in order.
+ */
+export async function writeConversation(
+  db: Queryable,
+  accountId: string,
+  conv: ConversationRow,
+  isNew: boolean,
+  messages: readonly NewMessageRow[] = [],
+): Promise<Message[]> {
+  const params: unknown[] = [accountId];
+  let write: string;
+  if (isNew) {
+    params.push(conversationsJson([conv]));
+    write = INSERT_CONVERSATIONS;
+  } else {
+    params.push(conv.id, ...columnValues(conv, CHANGEABLE_FIELDS));
+    write = `update conversations set ${CHANGEABLE_FIELDS.map((field, i) => `${field} = $${i + 3}`).join(', ')} where account_id = $1 and id = $2`;
+  }
+  if (messages.length === 0) {
+    await db.query(write, params);
+    return [];
+  }
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const column = <T>(pick: (message: NewMessageRow) => T) => param(messages.map(pick));
+  // Inserted in ord order, so seq (the tie-breaker of equal times) follows the given order.
   const { rows } = await db.query<MessageRow>(
-    `insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, content, text, html, attachments,
-       is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)
-     returning ${MESSAGE_COLUMNS}`,
-    [
-      accountId,
-      message.id,
-      message.conversation_id,
-      message.type,
-      message.sub_type,
-      message.agent_id,
-      JSON.stringify(message.content),
-      message.content.text,
-      message.content.html ?? null,
-      JSON.stringify(message.attachments),
-      message.flags.is_reply,
-      message.flags.is_first_reply,
-      message.flags.is_offline,
-      message.flags.is_offline_reply,
-      message.flags.response_time,
-      message.group_id,
-      message.created_at,
-    ],
+    `with conversation as (${write}),
+     inserted as (
+       insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, content, text, html, attachments,
+         is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at)
+       select $1, m.id, ${param(conv.id)}::text, m.type, m.sub_type, m.agent_id, m.content::jsonb, m.content::jsonb ->> 'text', m.content::jsonb ->> 'html',
+              m.attachments::jsonb, m.is_reply, m.is_first_reply, m.is_offline, m.is_offline_reply, m.response_time, m.group_id, m.created_at
+       from unnest(${column((m) => m.id)}::text[], ${column((m) => m.type)}::text[], ${column((m) => m.sub_type)}::text[],
+                   ${column((m) => m.agent_id)}::text[], ${column((m) => JSON.stringify(m.content))}::text[],
+                   ${column((m) => JSON.stringify(m.attachments))}::text[], ${column((m) => m.flags.is_reply)}::boolean[],
+                   ${column((m) => m.flags.is_first_reply)}::boolean[], ${column((m) => m.flags.is_offline)}::boolean[],
+                   ${column((m) => m.flags.is_offline_reply)}::boolean[], ${column((m) => m.flags.response_time)}::double precision[],
+                   ${column((m) => m.group_id)}::text[], ${column((m) => m.created_at)}::timestamptz[])
+            with ordinality as m (id, type, sub_type, agent_id, content, attachments, is_reply, is_first_reply, is_offline,
+                                  is_offline_reply, response_time, group_id, created_at, ord)
+       order by m.ord
+       returning ${MESSAGE_COLUMNS}
+     )
+     select * from inserted order by seq`,
+    params,
   );
-  return toMessage(rows[0]);
+  return rows.map(toMessage);
 }
 
 export interface Page<T> {
@@ -346,22 +363,6 @@ export async function pageMessages(db: Queryable, accountId: string, conversatio
   return { items: rows.map(toMessage), after, total };
 }
 
-/** The last `limit` rows of `table`, oldest first. */
-async function recentRows<R>(db: Queryable, table: 'messages' | 'paths', columns: string, accountId: string, conversationId: string, limit: number): Promise<R[]> {
-  const { rows } = await db.query<R>(
-    `select * from (
-       select ${columns} from ${table} where account_id = $1 and conversation_id = $2
-       order by created_at desc, seq desc limit $3
-     ) recent order by created_at, seq`,
-    [accountId, conversationId, limit],
-  );
-  return rows;
-}
-
-export async function lastMessages(db: Queryable, accountId: string, conversationId: string, limit: number): Promise<Message[]> {
-  return (await recentRows<MessageRow>(db, 'messages', MESSAGE_COLUMNS, accountId, conversationId, limit)).map(toMessage);
-}
-
 interface PathRow {
   seq: number;
   url: string;
@@ -382,26 +383,69 @@ export async function insertPath(db: Queryable, accountId: string, conversationI
   return toPath(rows[0]);
 }
 
-export async function lastPaths(db: Queryable, accountId: string, conversationId: string, limit: number): Promise<Path[]> {
-  return (await recentRows<PathRow>(db, 'paths', PATH_COLUMNS, accountId, conversationId, limit)).map(toPath);
-}
-
 export async function pagePaths(db: Queryable, accountId: string, conversationId: string, size: number, afterSeq: string | null): Promise<Page<Path>> {
   const { rows, after, total } = await page<PathRow>(db, 'paths', PATH_COLUMNS, accountId, conversationId, size, afterSeq);
   return { items: rows.map(toPath), after, total };
 }
 
-export async function conversationStatistics(db: Queryable, accountId: string, conversationId: string): Promise<ConversationStatistics> {
-  const { rows } = await db.query<ConversationStatistics>(
-    `select count(*) filter (where m.type = 'message') as messages_count,
-            count(*) filter (where m.type = 'message' and m.sub_type = 'contact') as contact_messages_count,
-            count(*) filter (where m.type = 'message' and m.sub_type = 'agent') as agent_messages_count,
-            min(m.response_time) filter (where m.is_first_reply) as first_response_time,
-            avg(m.response_time) filter (where m.is_reply) as avg_response_time,
-            (select extract(epoch from c.finished_at - c.created_at)::double precision
-               from conversations c where c.account_id = $1 and c.id = $2) as duration
-     from messages m where m.account_id = $1 and m.conversation_id = $2`,
-    [accountId, conversationId],
+/** What GET /v2/conversations/{id} includes beside the conversation. */
+export interface ConversationIncludes {
+  messages: boolean;
+  paths: boolean;
+  statistics: boolean;
+}
+
+export interface ConversationWithIncludes {
+  row: ConversationRow;
+  /** The last `limit` ones, oldest first; when asked. */
+  messages?: Message[];
+  paths?: Path[];
+  statistics?: ConversationStatistics;
+}
+
+/** JSON turns times into strings: back to the Date the mappers take. */
+const withDate = <R extends { created_at: Date }>(row: Omit<R, 'created_at'> & { created_at: string }) => ({ ...row, created_at: new Date(row.created_at) }) as R;
+
+/** The conversation and, as asked, its last `limit` messages and paths and its statistics, in one query. */
+export async function findConversationWithIncludes(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  include: ConversationIncludes,
+  limit: number,
+): Promise<ConversationWithIncludes | null> {
+  const recent = (table: 'messages' | 'paths', columns: string) =>
+    `(select coalesce(json_agg(r order by r.created_at, r.seq), '[]'::json)
+      from (select ${columns} from ${table} where account_id = c.account_id and conversation_id = c.id
+            order by created_at desc, seq desc limit $3) r)`;
+  // Only what is asked goes into the query, so the plain read plans no subquery.
+  const included = [
+    include.messages ? `${recent('messages', MESSAGE_COLUMNS)} as recent_messages` : null,
+    include.paths ? `${recent('paths', PATH_COLUMNS)} as recent_paths` : null,
+    include.statistics
+      ? `(select json_build_object(
+            'messages_count', count(*) filter (where m.type = 'message'),
+            'contact_messages_count', count(*) filter (where m.type = 'message' and m.sub_type = 'contact'),
+            'agent_messages_count', count(*) filter (where m.type = 'message' and m.sub_type = 'agent'),
+            'first_response_time', min(m.response_time) filter (where m.is_first_reply),
+            'avg_response_time', avg(m.response_time) filter (where m.is_reply),
+            'duration', extract(epoch from c.finished_at - c.created_at)::double precision)
+          from messages m where m.account_id = c.account_id and m.conversation_id = c.id) as statistics`
+      : null,
+  ].filter((column) => column !== null);
+  const { rows } = await db.query<
+    ConversationRow & { recent_messages?: (MessageRow & { created_at: string })[]; recent_paths?: (PathRow & { created_at: string })[]; statistics?: ConversationStatistics }
+  >(
+    `select ${[...CONVERSATION_FIELDS.map((field) => `c.${field}`), ...included].join(', ')}
+     from conversations c where c.account_id = $1 and c.id = $2`,
+    include.messages || include.paths ? [accountId, id, limit] : [accountId, id],
   );
-  return rows[0];
+  if (rows.length === 0) return null;
+  const { recent_messages: messages, recent_paths: paths, statistics, ...row } = rows[0];
+  return {
+    row,
+    ...(messages ? { messages: messages.map((message) => toMessage(withDate(message))) } : {}),
+    ...(paths ? { paths: paths.map((path) => toPath(withDate(path))) } : {}),
+    ...(statistics ? { statistics } : {}),
+  };
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
-import { IdParams, OkResponse } from '../http/schemas.ts';
+import { IdParams, OkResponse, exclusiveProperties } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
 import {
   AssignBody,
@@ -29,6 +29,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.post(
     '/conversations',
     route({
+      operationId: 'createConversation',
       summary: 'Create a conversation',
       description:
         'With `text` and/or `html` (one contact message) or `messages` (imported history). Errors 422: `invalid_arguments`, ' +
@@ -36,6 +37,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
       tags,
       scope: 'conversations:create',
       body: CreateConversationBody,
+      documentedBody: { 'application/json': exclusiveProperties(CreateConversationBody, [['text', 'html'], ['messages']]) },
       response: Conversation,
     }),
     async (request) => conversations.createConversation(deps, callerOf(request).accountId, request.body),
@@ -43,13 +45,14 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
 
   app.get(
     '/conversations/find',
-    route({ summary: 'Find a conversation by ext_id', tags, scope: 'conversations:read', querystring: FindQuery, response: Conversation, errors: [404] }),
+    route({ operationId: 'findConversationByExtId', summary: 'Find a conversation by ext_id', tags, scope: 'conversations:read', querystring: FindQuery, response: Conversation, errors: [404] }),
     async (request) => conversations.findConversationByExtId(deps, callerOf(request).accountId, request.query.ext_id),
   );
 
   app.get(
     '/conversations/:id',
     route({
+      operationId: 'getConversation',
       summary: 'Get a conversation',
       description: 'Optionally with its last 200 messages and paths (oldest first) and its statistics.',
       tags,
@@ -65,6 +68,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.patch(
     '/conversations/:id',
     route({
+      operationId: 'updateConversation',
       summary: 'Update a conversation',
       description: 'Any of group_id, tags, variables (replaced whole), ext_id.',
       tags,
@@ -80,6 +84,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.patch(
     '/conversations/:id/assign',
     route({
+      operationId: 'assignAgent',
       summary: 'Assign an agent',
       description: 'Assigning an agent already assigned changes nothing. 422 `agent_not_found`; 422 `invalid_parameters` on a closed conversation.',
       tags,
@@ -95,6 +100,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.patch(
     '/conversations/:id/unassign',
     route({
+      operationId: 'unassignAgent',
       summary: 'Unassign an agent',
       description: '422 `agent_not_found`; 422 `invalid_parameters` when the agent is not assigned.',
       tags,
@@ -110,6 +116,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.patch(
     '/conversations/:id/close',
     route({
+      operationId: 'closeConversation',
       summary: 'Close a conversation',
       description: 'Closing a closed conversation changes nothing.',
       tags,
@@ -127,6 +134,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.get(
     '/conversations/:id/messages',
     route({
+      operationId: 'listMessages',
       summary: 'List messages, newest first',
       tags,
       scope: 'conversations:read',
@@ -142,6 +150,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.post(
     '/conversations/:id/messages',
     route({
+      operationId: 'sendMessage',
       summary: 'Add a message',
       description:
         'As the contact, an agent (`agent_id` required) or a bot. `created_at` imports history: not in the future, not before the latest message.',
@@ -157,13 +166,14 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
 
   app.get(
     '/conversations/:id/paths',
-    route({ summary: 'List paths, newest first', tags, scope: 'conversations:read', params: IdParams, querystring: PageQuery, response: PathPage, errors: [404] }),
+    route({ operationId: 'listPaths', summary: 'List paths, newest first', tags, scope: 'conversations:read', params: IdParams, querystring: PageQuery, response: PathPage, errors: [404] }),
     async (request) => conversations.listPaths(deps, callerOf(request).accountId, request.params.id, request.query.size, request.query.after),
   );
 
   app.post(
     '/conversations/:id/paths',
     route({
+      operationId: 'addPath',
       summary: 'Record a page the contact visited',
       description: "The first path's host becomes the conversation's `domain`.",
       tags,
@@ -179,6 +189,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
   app.post(
     '/conversations/:id/rating',
     route({
+      operationId: 'rateConversation',
       summary: 'Rate a conversation',
       description: 'value 1, 3 or 5; a new rating replaces the previous one.',
       tags,

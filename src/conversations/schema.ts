@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
 import { AttachmentInput, StoredAttachment } from '../content/attachments.ts';
+import { MAX_HTML_LENGTH } from '../content/html.ts';
 
 const Id = Type.String({ minLength: 1, maxLength: 64 });
 
@@ -20,13 +21,19 @@ const GroupId = Nullable(
 const ExtId = Nullable(Type.String({ minLength: 1, maxLength: 255, description: "The caller's own id, unique per account, for GET /conversations/find" }));
 const Tags = Type.Array(Id, { maxItems: 100, description: 'Tag ids (unknown: 422 tag_not_found)' });
 
+/** Message HTML: bounded, so sanitising a request takes a bounded time (docs/behaviour.md §9). */
+const MessageHtml = Type.String({
+  maxLength: MAX_HTML_LENGTH,
+  description: `HTML (at most ${MAX_HTML_LENGTH} characters), sanitised: only a and br survive; links only http, https, mailto`,
+});
+
 const Attachments = Type.Array(AttachmentInput, { maxItems: 5, description: 'At most 5 attachments' });
 
 const ImportedContent = Type.Object(
   {
     type: StringEnum<'text'>(['text'], { default: 'text', description: 'Always `text` (the default)' }),
     text: Type.Optional(Nullable(Type.String({ description: 'Plain text; text or html is required' }))),
-    html: Type.Optional(Nullable(Type.String({ description: 'HTML, sanitised: only a and br survive; links only http, https, mailto' }))),
+    html: Type.Optional(Nullable(MessageHtml)),
   },
   { additionalProperties: false, description: 'The message content' },
 );
@@ -51,7 +58,7 @@ export const CreateConversationBody = Type.Object(
     variables: Type.Optional(Variables),
     tags: Type.Optional(Tags),
     text: Type.Optional(Type.String({ description: 'Plain text of a single message' })),
-    html: Type.Optional(Type.String({ description: 'HTML of a single message; sanitised to a and br' })),
+    html: Type.Optional({ ...MessageHtml, description: `HTML of a single message (at most ${MAX_HTML_LENGTH} characters); sanitised to a and br` }),
     messages: Type.Optional(Type.Array(ImportedMessage, { minItems: 1, maxItems: 1000, description: 'Messages to import' })),
   },
   { additionalProperties: false },
@@ -95,7 +102,7 @@ export const NewMessageBody = Type.Object(
       StringEnum<'message' | 'note'>(['message', 'note'], { default: 'message', description: '`note`: internal, neither asks nor answers' }),
     ),
     text: Type.Optional(Nullable(Type.String({ description: 'Plain text; text, html or an attachment is required' }))),
-    html: Type.Optional(Nullable(Type.String({ description: 'HTML, sanitised: only a and br survive; links only http, https, mailto' }))),
+    html: Type.Optional(Nullable(MessageHtml)),
     attachments: Type.Optional(Attachments),
     created_at: Type.Optional(
       Type.String({ format: 'date-time', description: "For importing history: not in the future, not before the conversation's latest message" }),

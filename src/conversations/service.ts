@@ -1,15 +1,14 @@
 import type { Deps } from '../deps.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Queryable, Transaction } from '../db/db.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { recordEvent, recordEvents, type EventType, type NewEvent } from '../events/outbox.ts';
-import { missingAgentIds } from '../agents/repository.ts';
-import { missingGroupIds, missingTagIds } from '../named-resources/repository.ts';
+import { agentAvailable } from '../agents/repository.ts';
 import { sanitizeHtml } from '../content/html.ts';
-import { resolveAttachments, type AttachmentInput } from '../content/attachments.ts';
-import { applyMessage, EMPTY_REPLY_STATE, NO_FLAGS, type ReplyState } from './flags.ts';
+import { resolveAttachments, type AttachmentInput, type StoredAttachment } from '../content/attachments.ts';
+import { conversationAfterAssign, conversationAfterClose, conversationAfterMessage, newConversationState } from './flags.ts';
 import * as repo from './repository.ts';
-import type { ConversationRow, Page } from './repository.ts';
+import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
 import type {
   Conversation,
   ConversationStatistics,
@@ -53,6 +52,16 @@ async function requireConversation(db: Queryable, accountId: string, id: string,
   return row;
 }
 
+/**
+ * The conversation under its row lock, and the time read once the lock is held:
+ * writers queue on the lock, so each reads the clock after the previous one
+ * committed and the rows they store carry times in the order they are stored.
+ */
+async function lockConversation(tx: Queryable, deps: ConversationDeps, accountId: string, id: string): Promise<{ conv: ConversationRow; now: Date }> {
+  const conv = await requireConversation(tx, accountId, id, true);
+  return { conv, now: deps.now() };
+}
+
 export interface ConversationDetails extends Conversation {
   messages?: Message[];
   paths?: Path[];
@@ -65,12 +74,10 @@ export async function getConversation(
   id: string,
   include: { messages: boolean; paths: boolean; statistics: boolean },
 ): Promise<ConversationDetails> {
-  const row = await requireConversation(deps.db, accountId, id);
-  const details: ConversationDetails = repo.toConversation(row);
-  if (include.messages) details.messages = await repo.lastMessages(deps.db, accountId, id, RECENT_LIMIT);
-  if (include.paths) details.paths = await repo.lastPaths(deps.db, accountId, id, RECENT_LIMIT);
-  if (include.statistics) details.statistics = await repo.conversationStatistics(deps.db, accountId, id);
-  return details;
+  const found = await repo.findConversationWithIncludes(deps.db, accountId, id, include, RECENT_LIMIT);
+  if (!found) throw notFound(`Conversation ${id}`);
+  const { row, ...included } = found;
+  return { ...repo.toConversation(row), ...included };
 }
 
 export async function findConversationByExtId(deps: ConversationDeps, accountId: string, extId: string): Promise<Conversation> {
@@ -98,24 +105,24 @@ export async function listPaths(deps: ConversationDeps, accountId: string, id: s
 
 // ---------------------------------------------------------------- checks
 
-async function requireAgents(db: Queryable, accountId: string, ids: string[]): Promise<void> {
-  const missing = await missingAgentIds(db, accountId, ids);
-  if (missing.length > 0) throw new ApiError(422, 'agent_not_found', `Agent ${missing[0]} not found`);
+/**
+ * Checks the references of a write in one query (none when there is nothing to
+ * check) and throws the first problem, in this order: contact, agents (the first
+ * missing one in the given order), group, tags, ext_id. Returns whether an agent
+ * is available when `check.availability` asked (else null).
+ */
+async function requireReferences(db: Queryable, accountId: string, check: ReferenceCheck): Promise<{ agentAvailable: boolean | null }> {
+  const found = await repo.checkReferences(db, accountId, check);
+  if (found.contactMissing) throw new ApiError(422, 'contact_not_found', `Contact ${check.contactId} not found`);
+  if (found.missingAgentIds.length > 0) throw new ApiError(422, 'agent_not_found', `Agent ${found.missingAgentIds[0]} not found`);
+  if (found.groupMissing) throw new ApiError(422, 'group_not_found', `Group ${check.groupId} not found`);
+  if (found.missingTagIds.length > 0) throw new ApiError(422, 'tag_not_found', `Tag ${found.missingTagIds[0]} not found`);
+  if (found.extIdTaken) throw extIdTakenError();
+  return { agentAvailable: found.agentAvailable };
 }
 
-async function requireGroup(db: Queryable, accountId: string, groupId: string | null | undefined): Promise<void> {
-  if (!groupId) return;
-  if ((await missingGroupIds(db, accountId, [groupId])).length > 0) throw new ApiError(422, 'group_not_found', `Group ${groupId} not found`);
-}
-
-async function requireTags(db: Queryable, accountId: string, tags: string[]): Promise<void> {
-  const missing = await missingTagIds(db, accountId, tags);
-  if (missing.length > 0) throw new ApiError(422, 'tag_not_found', `Tag ${missing[0]} not found`);
-}
-
-async function requireFreeExtId(db: Queryable, accountId: string, extId: string | null | undefined, exceptId: string | null): Promise<void> {
-  if (extId && (await repo.extIdTaken(db, accountId, extId, exceptId))) throw extIdTakenError();
-}
+/** The ext_id check of a write setting `extId` (none for null or empty). */
+const extIdCheck = (extId: string | null | undefined, exceptId: string | null) => (extId ? { value: extId, exceptId } : undefined);
 
 const extIdTakenError = () => invalidArgument('ext_id', 'unique', 'is already used by another conversation');
 
@@ -146,66 +153,38 @@ const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 // ---------------------------------------------------------------- storing messages
 
 /**
- * Stores one message after the conversation's current ones: computes its flags
- * from `state`, updates `conv` in memory (status, agents, unread, last message)
- * and returns the new state. The caller holds the conversation's row lock and
- * saves `conv` afterwards.
+ * Whether storing `input` asks whether an agent is available: a contact message stamped now (docs/behaviour.md §5).
+ * Imported history is never offline: nobody knows who was available back then.
  */
-async function storeMessage(
-  tx: Queryable,
-  deps: ConversationDeps,
-  accountId: string,
-  conv: ConversationRow,
-  state: ReplyState,
-  input: MessageInput,
-  now: Date,
-): Promise<{ message: Message; state: ReplyState }> {
+const judgedLive = (input: MessageInput) => input.type === 'message' && input.sub_type === 'contact' && input.created_at === null;
+
+/**
+ * One message stored after the conversation's current ones, at `now`: updates
+ * `conv` in memory (flags.ts decides status, agents, unread, last message and
+ * reply state) and returns the row to insert. `offline`: a live contact message
+ * no agent was available for.
+ */
+function nextMessage(conv: ConversationRow, input: MessageInput, attachments: StoredAttachment[], offline: boolean, now: Date): NewMessageRow {
   const createdAt = input.created_at ?? now;
-  const countsAsMessage = input.type === 'message';
-  // Imported history is never offline: nobody knows who was available back then.
-  const offline =
-    countsAsMessage &&
-    input.sub_type === 'contact' &&
-    input.created_at === null &&
-    !(await repo.agentAvailable(tx, accountId, conv.group_id, createdAt, deps.config.presenceTtlSeconds));
-  const next = applyMessage(state, { type: input.type, sub_type: input.sub_type, created_at: createdAt, offline });
   const sanitized = input.html === null ? null : sanitizeHtml(input.html);
   const text = input.text ?? sanitized?.text ?? null;
-  const attachments = await resolveAttachments(tx, accountId, input.attachments, now, input.attachmentsPath);
-  const message = await repo.insertMessage(tx, accountId, {
+  const { flags, conversation } = conversationAfterMessage(
+    conv,
+    { type: input.type, sub_type: input.sub_type, agent_id: input.agent_id, text, created_at: createdAt, offline },
+    now,
+  );
+  Object.assign(conv, conversation);
+  return {
     id: newId('ms'),
-    conversation_id: conv.id,
     type: input.type,
     sub_type: input.sub_type,
     agent_id: input.agent_id,
     content: { type: 'text', text, html: sanitized?.html ?? null },
     attachments,
-    flags: next.flags,
+    flags,
     group_id: conv.group_id,
     created_at: createdAt,
-  });
-
-  if (countsAsMessage) {
-    conv.last_message_text = text;
-    conv.last_message_at = createdAt;
-    conv.unread = next.state.unanswered;
-    if (input.sub_type === 'contact') {
-      if (!state.hasContactMessage) conv.is_offline = offline;
-      if (conv.status === 'closed') {
-        conv.finished_at = null;
-        conv.close_type = null;
-        conv.status = 'open';
-      } else if (conv.status === 'pending') {
-        conv.status = 'open';
-      }
-    } else if (input.sub_type === 'agent' && input.agent_id !== null) {
-      if (!conv.agent_ids.includes(input.agent_id)) conv.agent_ids = [...conv.agent_ids, input.agent_id];
-      conv.is_served = true;
-      if (conv.status !== 'closed') conv.status = 'served';
-    }
-  }
-  conv.updated_at = now;
-  return { message, state: next.state };
+  };
 }
 
 /**
@@ -272,49 +251,39 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
   const inputs = messagesToCreate(body, now);
   const assignedIds = unique(body.assigned_ids);
   const tags = unique(body.tags);
+  const groupId = body.group_id ?? null;
   return withExtIdConstraint(() =>
     deps.db.transaction(async (tx) => {
-      if (!(await repo.contactExists(tx, accountId, body.contact_id))) {
-        throw new ApiError(422, 'contact_not_found', `Contact ${body.contact_id} not found`);
-      }
-      await requireAgents(tx, accountId, assignedIds);
-      await requireGroup(tx, accountId, body.group_id);
-      await requireTags(tx, accountId, tags);
-      await requireFreeExtId(tx, accountId, body.ext_id, null);
+      const { agentAvailable } = await requireReferences(tx, accountId, {
+        contactId: body.contact_id,
+        agentIds: assignedIds,
+        groupId,
+        tagIds: tags,
+        extId: extIdCheck(body.ext_id, null),
+        availability: inputs.some(judgedLive) ? { groupId, presence: { at: now, ttlSeconds: deps.config.presenceTtlSeconds } } : undefined,
+      });
+      const attachments: StoredAttachment[][] = [];
+      for (const input of inputs) attachments.push(await resolveAttachments(tx, accountId, input.attachments, now, input.attachmentsPath));
 
       const conv: ConversationRow = {
+        ...newConversationState(now),
         id: newId('co'),
         ext_id: body.ext_id ?? null,
         status: assignedIds.length > 0 ? 'served' : 'pending',
         contact_id: body.contact_id,
-        group_id: body.group_id ?? null,
+        group_id: groupId,
         domain: null,
         assigned_ids: assignedIds,
-        agent_ids: [],
         tags,
         variables: body.variables ?? {},
         rating_value: null,
         rating_text: null,
         rated_at: null,
-        is_offline: false,
         is_served: assignedIds.length > 0,
-        unread: 0,
-        last_message_text: null,
-        last_message_at: null,
         created_at: inputs.length > 0 ? (inputs[0].created_at ?? now) : now,
-        updated_at: now,
-        finished_at: null,
-        close_type: null,
       };
-      await repo.insertConversation(tx, accountId, conv);
-      let state = EMPTY_REPLY_STATE;
-      const messages: Message[] = [];
-      for (const input of inputs) {
-        const stored = await storeMessage(tx, deps, accountId, conv, state, input, now);
-        state = stored.state;
-        messages.push(stored.message);
-      }
-      await repo.saveConversation(tx, accountId, conv);
+      const rows = inputs.map((input, i) => nextMessage(conv, input, attachments[i], judgedLive(input) && agentAvailable === false, now));
+      const messages = await repo.writeConversation(tx, accountId, conv, true, rows);
       const conversation = repo.toConversation(conv);
       await recordEvents(tx, accountId, [
         { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
@@ -328,7 +297,6 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
 // ---------------------------------------------------------------- messages, paths, rating
 
 export async function addMessage(deps: ConversationDeps, accountId: string, conversationId: string, body: NewMessageBody): Promise<Message> {
-  const now = deps.now();
   const subType = body.sub_type;
   const agentId = body.agent_id ?? null;
   if (subType === 'agent' && agentId === null) throw new ApiError(422, 'invalid_parameters', 'agent_id is required for an agent message');
@@ -337,27 +305,31 @@ export async function addMessage(deps: ConversationDeps, accountId: string, conv
   const html = body.html ?? null;
   const attachments = body.attachments ?? [];
   if (text === null && html === null && attachments.length === 0) throw invalidArgument('text', 'required', 'or html or attachments is required');
-  const createdAt = body.created_at === undefined ? null : pastTime(body.created_at, 'created_at', now);
+  const createdAt = body.created_at === undefined ? null : pastTime(body.created_at, 'created_at', deps.now());
 
   return deps.db.transaction(async (tx) => {
-    const conv = await requireConversation(tx, accountId, conversationId, true);
-    if (agentId !== null) await requireAgents(tx, accountId, [agentId]);
-    const { state, latestAt } = await repo.loadReplyState(tx, accountId, conversationId);
+    const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
+    if (agentId !== null) await requireReferences(tx, accountId, { agentIds: [agentId] });
+    const latestAt = conv.latest_message_at;
     if (createdAt !== null && latestAt !== null && createdAt.getTime() < latestAt.getTime()) {
       throw invalidArgument('created_at', 'formatMinimum', `must not be earlier than the conversation's latest message (${latestAt.toISOString()})`);
     }
     // A clock stepping back (NTP, another instance) must not store a live message before the latest one.
     const storedAt = latestAt !== null && latestAt.getTime() > now.getTime() ? latestAt : now;
-    const { message } = await storeMessage(
-      tx,
-      deps,
-      accountId,
-      conv,
-      state,
-      { type: body.type ?? 'message', sub_type: subType, agent_id: agentId, text, html, attachments, attachmentsPath: 'attachments', created_at: createdAt },
-      storedAt,
-    );
-    await repo.saveConversation(tx, accountId, conv);
+    const input: MessageInput = {
+      type: body.type ?? 'message',
+      sub_type: subType,
+      agent_id: agentId,
+      text,
+      html,
+      attachments,
+      attachmentsPath: 'attachments',
+      created_at: createdAt,
+    };
+    const offline = judgedLive(input) && !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
+    const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
+    const row = nextMessage(conv, input, stored, offline, storedAt);
+    const [message] = await repo.writeConversation(tx, accountId, conv, false, [row]);
     await recordEvents(tx, accountId, repliedEvents([message]));
     return message;
   });
@@ -369,16 +341,15 @@ export async function addPath(
   conversationId: string,
   body: { url: string; title?: string | null },
 ): Promise<Path> {
-  const now = deps.now();
   const host = hostOf(body.url);
   if (host === null) throw invalidArgument('url', 'format', 'must be a valid http or https URL');
   return deps.db.transaction(async (tx) => {
-    const conv = await requireConversation(tx, accountId, conversationId, true);
+    const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
     const path = await repo.insertPath(tx, accountId, conversationId, { url: body.url, title: body.title ?? null, created_at: now });
     if (conv.domain === null) {
       conv.domain = host;
       conv.updated_at = now;
-      await repo.saveConversation(tx, accountId, conv);
+      await repo.writeConversation(tx, accountId, conv, false);
     }
     return path;
   });
@@ -420,13 +391,12 @@ async function changeConversation(
   event: EventType,
   change: (conv: ConversationRow, now: Date, tx: Queryable) => Promise<boolean | void> | boolean | void,
 ): Promise<Conversation> {
-  const now = deps.now();
   return withExtIdConstraint(() =>
     deps.db.transaction(async (tx) => {
-      const conv = await requireConversation(tx, accountId, conversationId, true);
+      const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
       if ((await change(conv, now, tx)) === false) return repo.toConversation(conv);
       conv.updated_at = now;
-      await repo.saveConversation(tx, accountId, conv);
+      await repo.writeConversation(tx, accountId, conv, false);
       const conversation = repo.toConversation(conv);
       await recordEvent(tx, accountId, event, { conversation }, conv.id);
       return conversation;
@@ -441,9 +411,7 @@ export async function updateConversation(
   body: UpdateConversationBody,
 ): Promise<Conversation> {
   return changeConversation(deps, accountId, conversationId, 'conversation.updated', async (conv, _now, tx) => {
-    if (body.group_id !== undefined) await requireGroup(tx, accountId, body.group_id);
-    if (body.tags !== undefined) await requireTags(tx, accountId, unique(body.tags));
-    if (body.ext_id !== undefined) await requireFreeExtId(tx, accountId, body.ext_id, conv.id);
+    await requireReferences(tx, accountId, { groupId: body.group_id, tagIds: unique(body.tags), extId: extIdCheck(body.ext_id, conv.id) });
     if (body.group_id !== undefined) conv.group_id = body.group_id;
     if (body.tags !== undefined) conv.tags = unique(body.tags);
     if (body.variables !== undefined) conv.variables = body.variables;
@@ -456,14 +424,12 @@ export async function updateConversation(
 export async function closeConversation(deps: ConversationDeps, accountId: string, conversationId: string): Promise<void> {
   await changeConversation(deps, accountId, conversationId, 'conversation.closed', (conv, now) => {
     if (conv.status === 'closed') return false;
-    conv.status = 'closed';
-    conv.finished_at = now;
-    conv.close_type = 'agent';
+    Object.assign(conv, conversationAfterClose(conv, now, 'agent'));
   });
 }
 
 async function recordAssignment(
-  tx: Queryable,
+  tx: Transaction,
   accountId: string,
   conv: ConversationRow,
   kind: 'agent_assigned' | 'agent_unassigned',
@@ -471,20 +437,24 @@ async function recordAssignment(
   subjectId: string,
   now: Date,
 ): Promise<void> {
-  await repo.insertMessage(tx, accountId, {
+  const { flags, conversation } = conversationAfterMessage(
+    conv,
+    { type: 'event', sub_type: 'system', agent_id: actingId, text: null, created_at: now, offline: false },
+    now,
+  );
+  Object.assign(conv, conversation);
+  const event: NewMessageRow = {
     id: newId('ms'),
-    conversation_id: conv.id,
     type: 'event',
     sub_type: 'system',
     agent_id: actingId,
     content: { type: kind, text: null, data: { agent_id: subjectId } },
     attachments: [],
-    flags: NO_FLAGS,
+    flags,
     group_id: conv.group_id,
     created_at: now,
-  });
-  conv.updated_at = now;
-  await repo.saveConversation(tx, accountId, conv);
+  };
+  await repo.writeConversation(tx, accountId, conv, false, [event]);
   const subjectKey = kind === 'agent_assigned' ? 'assignee_id' : 'unassignee_id';
   await recordEvent(
     tx,
@@ -501,15 +471,12 @@ export async function assignAgent(
   conversationId: string,
   body: { agent_id: string; assignee_id: string },
 ): Promise<Conversation> {
-  const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const conv = await requireConversation(tx, accountId, conversationId, true);
-    await requireAgents(tx, accountId, unique([body.agent_id, body.assignee_id]));
+    const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
+    await requireReferences(tx, accountId, { agentIds: unique([body.agent_id, body.assignee_id]) });
     if (conv.status === 'closed') throw new ApiError(422, 'invalid_parameters', `Conversation ${conversationId} is closed`);
     if (conv.assigned_ids.includes(body.assignee_id)) return repo.toConversation(conv);
-    conv.assigned_ids = [...conv.assigned_ids, body.assignee_id];
-    conv.is_served = true;
-    conv.status = 'served';
+    Object.assign(conv, conversationAfterAssign(conv, body.assignee_id));
     await recordAssignment(tx, accountId, conv, 'agent_assigned', body.agent_id, body.assignee_id, now);
     return repo.toConversation(conv);
   });
@@ -521,20 +488,18 @@ export async function unassignAgent(
   conversationId: string,
   body: { agent_id: string; unassignee_id: string },
 ): Promise<Conversation> {
-  const now = deps.now();
   return deps.db.transaction(async (tx) => {
-    const conv = await requireConversation(tx, accountId, conversationId, true);
-    await requireAgents(tx, accountId, [body.agent_id]);
+    const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
+    await requireReferences(tx, accountId, { agentIds: [body.agent_id] });
     // An agent deleted while assigned stays unassignable; anyone else must be a live agent.
     if (!conv.assigned_ids.includes(body.unassignee_id)) {
-      await requireAgents(tx, accountId, [body.unassignee_id]);
+      await requireReferences(tx, accountId, { agentIds: [body.unassignee_id] });
       throw new ApiError(422, 'invalid_parameters', `Agent ${body.unassignee_id} is not assigned to conversation ${conversationId}`);
     }
     conv.assigned_ids = conv.assigned_ids.filter((id) => id !== body.unassignee_id);
     // Served only while someone is assigned or an agent has replied.
     if (conv.status === 'served' && conv.assigned_ids.length === 0 && conv.agent_ids.length === 0) {
-      const { state } = await repo.loadReplyState(tx, accountId, conversationId);
-      conv.status = state.hasContactMessage ? 'open' : 'pending';
+      conv.status = conv.has_contact_message ? 'open' : 'pending';
     }
     await recordAssignment(tx, accountId, conv, 'agent_unassigned', body.agent_id, body.unassignee_id, now);
     return repo.toConversation(conv);

@@ -7,24 +7,14 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { startTestApp, engine, type TestAccount, type TestApp } from '../test/harness.ts';
+import { launchBrowser, listen } from '../test/browser.ts';
 import { generateDemoData } from '../demo/service.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const OUTPUT = path.join(ROOT, 'test-output');
 /** The browser's zone: not UTC (the accounts' zone), and with a daylight saving change in most 90-day ranges. */
@@ -38,9 +28,7 @@ let browser: Browser;
 
 before(async () => {
   t = await startTestApp();
-  await t.app.listen({ host: '127.0.0.1', port: 0 });
-  const address = t.app.server.address() as { port: number };
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listen(t);
   demo = await t.account();
   empty = await t.account();
   // Dashboard presets are relative to today: the history ends now.
@@ -332,9 +320,7 @@ describe(`in Chromium (${engine})`, () => {
   let tags: { id: string; name: string }[];
 
   before(async () => {
-    assert.ok(existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
-    // playwright starts it on a fresh, temporary user-data-dir of its own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchBrowser();
     readToken = await t.token(demo, ['statistics:read']);
     groups = (await t.client(demo.token).get('/v2/groups')).body.groups;
     tags = (await t.client(demo.token).get('/v2/tags')).body.tags;

@@ -1,11 +1,30 @@
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError } from './db.ts';
+import { maintainTables } from './maintenance.ts';
+import { freshStorage } from '../test/processes.ts';
+import { loadConfig } from '../config.ts';
+import { startServer } from '../server.ts';
+
+const HEAVY_TIMEOUT_MS = 1000;
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ heavyQueryTimeoutMs: HEAVY_TIMEOUT_MS });
 });
+
+/**
+ * Takes every connection with small statements that sleep (PGlite has one connection,
+ * PostgreSQL POSTGRES_CONNECTIONS): the first for `firstSeconds`, the others for `seconds`.
+ * Resolves, with the order log, when all have ended.
+ */
+function occupyConnections(seconds: number, firstSeconds = seconds, log: string[] = []): Promise<void> {
+  const connections = t.db.engine === 'pglite' ? 1 : POSTGRES_CONNECTIONS;
+  const holders = Array.from({ length: connections }, (_, i) => t.db.query('select pg_sleep($1)', [i === 0 ? firstSeconds : seconds]));
+  return Promise.all(holders).then(() => void log.push('connections free'));
+}
 after(() => t.close());
 
 it('answers requests while a long query runs (PGlite runs in a worker thread)', async () => {
@@ -36,6 +55,34 @@ it('reports SQL errors as node-postgres errors and keeps working', async () => {
   assert.equal(rows[0].one, 1);
 });
 
+it('runs a transaction from its first statement to its commit as one transaction', async () => {
+  // PGlite sends the begin with the first statement (src/db/pglite-thread.ts): both must still be one transaction.
+  const xactId = (q: { query: typeof t.db.query }) => q.query<{ id: string }>('select pg_current_xact_id()::text as id where $1::int = 1', [1]);
+  const ids = await t.db.transaction(async (tx) => [(await xactId(tx)).rows[0].id, (await xactId(tx)).rows[0].id]);
+  assert.equal(ids[0], ids[1]);
+  const outside = [(await xactId(t.db)).rows[0].id, (await xactId(t.db)).rows[0].id];
+  assert.notEqual(outside[0], outside[1]);
+  assert.equal(await t.db.transaction(async () => 'no statements'), 'no statements');
+});
+
+it('reports a failing first statement of a transaction, rolls back and keeps working', async () => {
+  await assert.rejects(
+    t.db.transaction((tx) => tx.query('select * from no_such_table where $1::int = 1', [1])),
+    (error: Error & { code?: string }) => error.code === '42P01',
+  );
+  const { rows } = await t.db.transaction((tx) => tx.query<{ one: number }>('select $1::int as one', [1]));
+  assert.equal(rows[0].one, 1);
+});
+
+it('runs a statement again with other parameters, and again after it failed (statements are prepared once per connection)', async () => {
+  const sql = 'select 10 / $1::int as quotient';
+  for (const [divisor, quotient] of [[2, 5], [5, 2]]) assert.equal((await t.db.query<{ quotient: number }>(sql, [divisor])).rows[0].quotient, quotient);
+  await assert.rejects(t.db.query(sql, [0]), (error: Error & { code?: string }) => error.code === '22012');
+  assert.equal((await t.db.query<{ quotient: number }>(sql, [10])).rows[0].quotient, 1);
+  const broken = 'select no_such_column from accounts where account_id = $1';
+  for (let i = 0; i < 2; i++) await assert.rejects(t.db.query(broken, ['x']), (error: Error & { code?: string }) => error.code === '42703');
+});
+
 it('rolls a failed transaction back', async () => {
   const account = await t.account();
   await assert.rejects(
@@ -46,4 +93,100 @@ it('rolls a failed transaction back', async () => {
   );
   const { rows } = await t.db.query<{ name: string }>('select name from accounts where account_id = $1', [account.accountId]);
   assert.notEqual(rows[0].name, 'changed');
+});
+
+/**
+ * A backlog of heavy work: transactions holding every heavy turn for 0.5 s, and behind them
+ * as many holding it for 4 s. Small statements pass (they go first), heavy ones queue behind.
+ */
+function occupyHeavyLane(): Promise<void> {
+  const turns = t.db.engine === 'pglite' ? 1 : POSTGRES_HEAVY_CONNECTIONS;
+  // Past the timeout a holder's caller stops waiting (caught here), but the holder keeps its turn until its work ends.
+  const hold = (ms: number) =>
+    new Promise<void>((ended) => {
+      t.db.heavy
+        .transaction(async (tx) => {
+          await tx.query('select 1');
+          await sleep(ms);
+          ended();
+        })
+        .catch(() => undefined);
+    });
+  const waves = [500, 4000].flatMap((ms) => Array.from({ length: turns }, () => hold(ms)));
+  return Promise.all(waves).then(() => undefined);
+}
+
+it('starts small statements before queued heavy ones', async () => {
+  const order: string[] = [];
+  // The first connection frees after 0.5 s, the others (PostgreSQL) after 3 s: one turn to give.
+  const occupied = occupyConnections(3, 0.5);
+  const heavy = t.db.heavy.query("select 'heavy'").then(() => order.push('heavy'));
+  const small = t.db.query("select 'small'").then(() => order.push('small'));
+  await Promise.all([occupied, heavy, small]);
+  assert.deepEqual(order, ['small', 'heavy']);
+});
+
+it('fails a heavy statement that waits or runs past HEAVY_QUERY_TIMEOUT_MS, and keeps working', async () => {
+  const occupied = occupyConnections(4);
+  await assert.rejects(t.db.heavy.query('select 1'), (error) => error instanceof QueryTimeoutError && error.timeoutMs === HEAVY_TIMEOUT_MS);
+  await occupied;
+  // Running too long: PostgreSQL cancels the statement, PGlite stops waiting for it.
+  await assert.rejects(t.db.heavy.query('select pg_sleep(3)'), QueryTimeoutError);
+  await t.db.query('select 1'); // on PGlite, after the sleep that still runs
+  assert.deepEqual((await t.db.heavy.query<{ one: number }>('select 1 as one')).rows, [{ one: 1 }]);
+});
+
+it('answers statistics and the legacy export with 503 and Retry-After past HEAVY_QUERY_TIMEOUT_MS', async () => {
+  const account = await t.account();
+  const occupied = occupyHeavyLane();
+  const [statistics, legacy] = await Promise.all([
+    t.client(account.token).post('/v2/statistics', { x: { name: 'new_conversation', range: { from: null, to: null } } }),
+    t.client().get(`/stats/totals?apiKey=${account.apiKey}&from=2024-03-01&to=2024-03-02`),
+  ]);
+  await occupied;
+  const message = `The statistics query did not finish within ${HEAVY_TIMEOUT_MS} ms (HEAVY_QUERY_TIMEOUT_MS): the database is busy or the range too large; retry later or ask for a shorter range`;
+  assert.deepEqual([statistics.status, statistics.headers['retry-after'], statistics.body], [503, '10', { code: 'service_unavailable', message }]);
+  assert.deepEqual([legacy.status, legacy.headers['retry-after'], legacy.body], [503, '10', { success: false, error: { code: 'service_unavailable', message } }]);
+  assert.equal((await t.client(account.token).post('/v2/statistics', { x: { name: 'new_conversation', range: { from: null, to: null } } })).status, 200);
+});
+
+it('starts on a new database whatever HEAVY_QUERY_TIMEOUT_MS: the statistics refresh after migrations is not a request', async () => {
+  const storage = await freshStorage();
+  try {
+    // 1 ms: shorter than the ANALYZE after the migrations of a new database; a large database meets 30 s the same way.
+    const server = await startServer(loadConfig({ ...storage.env, HOST: '127.0.0.1', PORT: '0', HEAVY_QUERY_TIMEOUT_MS: '1', LOG_LEVEL: 'silent' }), () => undefined);
+    try {
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await storage.cleanup();
+  }
+});
+
+it('answers /readyz and /healthz while every connection is busy', async () => {
+  const order: string[] = [];
+  const occupied = occupyConnections(2, 2, order);
+  const [ready, health] = await Promise.all([t.client().get('/readyz'), t.client().get('/healthz')]);
+  order.push('answered');
+  await occupied;
+  assert.deepEqual([ready.status, health.status], [200, 200]);
+  assert.deepEqual(order, ['answered', 'connections free']);
+});
+
+it('analyzes PGlite tables changed past autovacuum\'s threshold (PostgreSQL keeps its own autovacuum)', async () => {
+  const account = await t.account();
+  await t.db.query("insert into tags (account_id, id, name) select $1, 'tg' || g, 'tag ' || g from generate_series(1, 300) g", [account.accountId]);
+  await t.db.query('select pg_stat_force_next_flush()');
+  const lastAnalyze = async () =>
+    (await t.db.query<{ at: Date | null }>("select coalesce(last_analyze, last_autoanalyze) as at from pg_stat_user_tables where relname = 'tags'")).rows[0].at;
+  const before = await lastAnalyze();
+  const maintained = await maintainTables(t.db);
+  if (t.db.engine === 'pglite') {
+    assert.ok(maintained >= 1);
+    assert.ok((await lastAnalyze())! > (before ?? new Date(0)));
+  } else {
+    assert.equal(maintained, 0);
+  }
 });

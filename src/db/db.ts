@@ -20,11 +20,48 @@ export interface Queryable {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<R>>;
 }
 
+/** An open transaction. */
+export interface Transaction extends Queryable {
+  /**
+   * Sends a NOTIFY on `channel` once the transaction has committed (none on a
+   * rollback), from outside it: a NOTIFY inside a transaction takes a
+   * database-wide lock through its commit, which serialises every writer. Best
+   * effort: listeners must tolerate a lost notification.
+   */
+  notifyAfterCommit(channel: string, payload: string): void;
+}
+
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres';
   /** Runs fn in one transaction; rolls back when it throws. Inside, use only `tx`. */
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T>;
+  /**
+   * LISTENs on `channel`: `handler` gets the payload of every notification, from
+   * any session on the database. PostgreSQL: one dedicated connection per call,
+   * reconnected when lost (notifications sent meanwhile are lost). Resolves once
+   * listening; the function it returns stops it.
+   */
+  listen(channel: string, handler: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * The same database for heavy read-only work (statistics, the legacy export, maintenance):
+   * its statements wait while small ones are queued, and fail with QueryTimeoutError after
+   * HEAVY_QUERY_TIMEOUT_MS, waiting included (docs/behaviour.md §10).
+   */
+  readonly heavy: Db;
+  /** Resolves when the database answers, without queueing behind running work (for /readyz). */
+  ping(): Promise<void>;
+  /** The connections and the queues in front of them right now, for the metrics (src/metrics/db.ts). */
+  poolState(): PoolState;
   close(): Promise<void>;
+}
+
+export interface PoolState {
+  /** Connections this instance may use at once (PGlite: 1). */
+  size: number;
+  /** Connections in use, by small and heavy (Db.heavy) work. */
+  busy: { small: number; heavy: number };
+  /** Statements and transactions waiting for a connection, by kind. */
+  waiting: { small: number; heavy: number };
 }
 
 /** PostgreSQL did not answer at start: a problem of the environment, reported in one line. */
@@ -35,21 +72,35 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** A heavy statement (Db.heavy) that did not finish within HEAVY_QUERY_TIMEOUT_MS, waiting included. */
+export class QueryTimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`The query did not finish within ${timeoutMs} ms (HEAVY_QUERY_TIMEOUT_MS)`);
+  }
+}
+
 export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory, or "memory". Ignored when databaseUrl is set. */
   dataDir?: string;
+  /** HEAVY_QUERY_TIMEOUT_MS; without it heavy statements only yield to small ones. */
+  heavyQueryTimeoutMs?: number;
 }
+
+/** PostgreSQL connections of one instance; heavy work may hold at most half, so small requests always find one. */
+export const POSTGRES_CONNECTIONS = 10;
+export const POSTGRES_HEAVY_CONNECTIONS = 5;
 
 /**
  * One code path for both engines: node-postgres talks to PostgreSQL over TCP,
- * or to PGlite through PGlite's node-postgres adapter (a pool of one connection,
- * so PGlite transactions serialise naturally). PGlite itself runs in a worker
- * thread (src/db/pglite-thread.ts) so its queries never block the event loop.
+ * or to PGlite through PGlite's node-postgres adapter (one connection). PGlite
+ * itself runs in a worker thread (src/db/pglite-thread.ts) so its queries never
+ * block the event loop. Either way, statements go through Lanes, which start small
+ * ones before queued heavy ones.
  */
 export async function openDb(options: DbOptions): Promise<Db> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: POSTGRES_CONNECTIONS });
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
     });
@@ -59,7 +110,11 @@ export async function openDb(options: DbOptions): Promise<Db> {
       await pool.end().catch(() => undefined);
       throw new DatabaseUnavailableError(options.databaseUrl, (error as Error).message);
     }
-    return poolDb(pool, 'postgres', async () => pool.end());
+    const databaseUrl = options.databaseUrl;
+    return poolDb(pool, 'postgres', new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS), options.heavyQueryTimeoutMs, {
+      listen: (channel, handler) => listenWithClient(databaseUrl, channel, handler),
+      close: async () => pool.end(),
+    });
   }
   const dataDir = options.dataDir ?? './data';
   let lock: DirectoryLock | undefined;
@@ -78,31 +133,277 @@ export async function openDb(options: DbOptions): Promise<Db> {
     throw error;
   }
   const pool = new pg.Pool({ ...createPgConfig(lite as never), max: 1 });
-  return poolDb(pool, 'pglite', async () => {
-    await pool.end();
-    await lite.close();
-    lock?.release();
+  return poolDb(pool, 'pglite', new Lanes(1, 1), options.heavyQueryTimeoutMs, {
+    // PGlite has one session: LISTEN on it, and the worker forwards what it receives.
+    async listen(channel, handler, db) {
+      const stop = lite.onNotification((from, payload) => from === channel && handler(payload));
+      await db.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return async () => stop();
+    },
+    async close() {
+      await pool.end();
+      await lite.close();
+      lock?.release();
+    },
   });
 }
 
-function poolDb(pool: pg.Pool, engine: Db['engine'], close: () => Promise<void>): Db {
-  return {
-    engine,
-    query: (sql, params) => pool.query(sql, params as unknown[]) as never,
-    async transaction(fn) {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
-        const result = await fn({ query: (sql, params) => client.query(sql, params as unknown[]) as never });
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
-    close,
+/** How long a lost LISTEN connection waits before connecting again. */
+const RELISTEN_DELAY_MS = 1000;
+
+/** LISTEN on a dedicated PostgreSQL connection, reconnected when it fails. */
+async function listenWithClient(databaseUrl: string, channel: string, handler: (payload: string) => void): Promise<() => Promise<void>> {
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: databaseUrl });
+    next.on('notification', (message) => message.channel === channel && handler(message.payload ?? ''));
+    const reconnect = () => {
+      if (stopped || client !== next) return;
+      client = undefined;
+      next.end().catch(() => undefined);
+      retry = setTimeout(() => connect().catch(reconnect), RELISTEN_DELAY_MS);
+    };
+    next.on('error', reconnect);
+    next.on('end', reconnect);
+    client = next;
+    await next.connect();
+    await next.query(`listen ${pg.escapeIdentifier(channel)}`);
   };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    await client?.end().catch(() => undefined);
+  };
+}
+
+/**
+ * Sends notifications without waiting for them, batched: while one statement is
+ * in flight, the next ones gather (duplicates merged) and go out together in one
+ * statement, so a busy instance sends far fewer statements than it commits.
+ */
+class Notifier {
+  #db: Queryable | undefined;
+  #pending = new Map<string, Set<string>>();
+  #sending: Promise<void> | undefined;
+
+  /** Where the notifications go; set once the database exists. */
+  attach(db: Queryable): void {
+    this.#db = db;
+  }
+
+  send(channel: string, payload: string): void {
+    let payloads = this.#pending.get(channel);
+    if (!payloads) this.#pending.set(channel, (payloads = new Set()));
+    payloads.add(payload);
+    this.#sending ??= this.#flush().finally(() => (this.#sending = undefined));
+  }
+
+  async #flush(): Promise<void> {
+    while (this.#pending.size > 0) {
+      const batch = [...this.#pending].flatMap(([channel, payloads]) => [...payloads].map((payload) => [channel, payload]));
+      this.#pending = new Map();
+      await this.#db
+        ?.query('select pg_notify(n.channel, n.payload) from unnest($1::text[], $2::text[]) as n (channel, payload)', [
+          batch.map(([channel]) => channel),
+          batch.map(([, payload]) => payload),
+        ])
+        // A lost notification only delays its listeners (see Transaction.notifyAfterCommit).
+        .catch(() => undefined);
+    }
+  }
+
+  /** Waits for the notifications already asked for. */
+  async drain(): Promise<void> {
+    await this.#sending;
+  }
+}
+
+/** What differs between the engines' sessions: LISTEN (given the database to run statements on) and closing. */
+interface Session {
+  listen(channel: string, handler: (payload: string) => void, db: Queryable): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Admits work onto the connections: at most `capacity` at once (the pool's size, so the
+ * pool itself never queues), at most `heavyCapacity` of them heavy, and queued small work
+ * always before queued heavy work. On PGlite's one connection this is what keeps a health
+ * check or a GET from waiting behind a queue of statistics requests.
+ */
+class Lanes {
+  #active = 0;
+  #activeHeavy = 0;
+  readonly #queued = { small: [] as (() => void)[], heavy: [] as (() => void)[] };
+
+  constructor(
+    readonly capacity: number,
+    readonly heavyCapacity: number,
+  ) {}
+
+  /** No connection is free: a new statement would wait. */
+  get busy(): boolean {
+    return this.#active >= this.capacity;
+  }
+
+  get state(): PoolState {
+    return {
+      size: this.capacity,
+      busy: { small: this.#active - this.#activeHeavy, heavy: this.#activeHeavy },
+      waiting: { small: this.#queued.small.length, heavy: this.#queued.heavy.length },
+    };
+  }
+
+  /** Waits for a turn (or rejects with `signal`'s reason), then holds it until `release` is called. */
+  acquire(heavy: boolean, signal?: AbortSignal): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      const queue = heavy ? this.#queued.heavy : this.#queued.small;
+      const start = () => {
+        signal?.removeEventListener('abort', abandon);
+        this.#active++;
+        if (heavy) this.#activeHeavy++;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.#active--;
+          if (heavy) this.#activeHeavy--;
+          this.#dispatch();
+        });
+      };
+      const abandon = () => {
+        queue.splice(queue.indexOf(start), 1);
+        reject(signal?.reason);
+      };
+      if (signal?.aborted) return reject(signal.reason);
+      signal?.addEventListener('abort', abandon, { once: true });
+      queue.push(start);
+      this.#dispatch();
+    });
+  }
+
+  #dispatch(): void {
+    while (this.#active < this.capacity) {
+      const next = this.#queued.small.shift() ?? (this.#activeHeavy < this.heavyCapacity ? this.#queued.heavy.shift() : undefined);
+      if (!next) return;
+      next();
+    }
+  }
+}
+
+/** At most this many statement texts get a name; the rest are parsed on every use (dynamic SQL must not grow the cache without end). */
+const NAMED_STATEMENTS_LIMIT = 500;
+const statementNames = new Map<string, string>();
+
+/**
+ * The query as node-postgres runs it: a statement with parameters gets a name of
+ * its own (the same for the same text in every connection), so each connection
+ * parses it once and later only binds and executes it. On PGlite, whose one
+ * connection is always the same session, that halves the work of a small write.
+ */
+function preparedQuery(sql: string, params: unknown[] | undefined): pg.QueryConfig {
+  // Without parameters node-postgres uses the simple protocol, which also runs several statements (migrations).
+  if (!params || params.length === 0) return { text: sql, values: params };
+  let name = statementNames.get(sql);
+  if (name === undefined && statementNames.size < NAMED_STATEMENTS_LIMIT) {
+    name = `cs_${statementNames.size + 1}`;
+    statementNames.set(sql, name);
+  }
+  return { text: sql, values: params, name };
+}
+
+/** An error without a SQLSTATE: the database did not answer at all (a connection lost, the PGlite worker gone). */
+const isUnreachable = (error: unknown) => !/^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
+
+function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutMs: number | undefined, session: Session): Db {
+  const notifier = new Notifier();
+  /** The last way the database failed to answer, cleared by any answer; what /readyz reports while all connections are busy. */
+  let unreachable: Error | undefined;
+
+  /** Runs fn on a connection of its own once the lanes admit it; a heavy turn is bounded by the timeout. */
+  async function withClient<T>(heavy: boolean, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const timeoutMs = heavy ? heavyTimeoutMs : undefined;
+    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const deadline = timeoutMs === undefined ? 0 : Date.now() + timeoutMs;
+    const release = await lanes.acquire(heavy, signal).catch((error) => {
+      throw signal?.aborted ? new QueryTimeoutError(timeoutMs as number) : error;
+    });
+    let client: pg.PoolClient | undefined;
+    const work = (async () => {
+      client = await pool.connect();
+      // PostgreSQL cancels the statement itself; PGlite has no timers (its statement_timeout is ignored).
+      if (engine === 'postgres' && timeoutMs !== undefined) {
+        await client.query(`set statement_timeout = ${Math.max(1, deadline - Date.now())}`);
+      }
+      return fn(client);
+    })();
+    const finished = work.then(
+      () => (unreachable = undefined),
+      (error) => (unreachable = isUnreachable(error) ? (error as Error) : undefined),
+    );
+    void finished.finally(async () => {
+      let broken: Error | undefined;
+      if (client && engine === 'postgres' && timeoutMs !== undefined) await client.query('reset statement_timeout').catch((error) => (broken = error));
+      // A connection that could not be reset is dropped, not reused with a short timeout.
+      client?.release(broken);
+      release();
+    });
+    try {
+      // On PGlite a statement past its time cannot be stopped: the caller stops waiting, its turn ends when the statement does.
+      return await (signal ? Promise.race([work, rejectOnAbort(signal, timeoutMs as number)]) : work);
+    } catch (error) {
+      throw (error as { code?: string }).code === '57014' && timeoutMs !== undefined ? new QueryTimeoutError(timeoutMs) : error;
+    }
+  }
+
+  function view(heavy: boolean): Db {
+    const db: Db = {
+      engine,
+      query: (sql, params) => withClient(heavy, (client) => client.query(preparedQuery(sql, params as unknown[])) as never),
+      transaction: (fn) =>
+        withClient(heavy, async (client) => {
+          const notifications: [string, string][] = [];
+          try {
+            await client.query('begin');
+            const result = await fn({
+              query: (sql, params) => client.query(preparedQuery(sql, params as unknown[])) as never,
+              notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
+            });
+            await client.query('commit');
+            for (const [channel, payload] of notifications) notifier.send(channel, payload);
+            return result;
+          } catch (error) {
+            await client.query('rollback').catch(() => undefined);
+            throw error;
+          }
+        }),
+      get heavy() {
+        return heavyView;
+      },
+      async ping() {
+        if (lanes.busy) {
+          if (unreachable) throw unreachable;
+          return;
+        }
+        await smallView.query('select 1');
+      },
+      poolState: () => lanes.state,
+      listen: (channel, handler) => session.listen(channel, handler, smallView),
+      async close() {
+        await notifier.drain();
+        await session.close();
+      },
+    };
+    return db;
+  }
+  const smallView = view(false);
+  const heavyView = view(true);
+  notifier.attach(smallView);
+  return smallView;
+}
+
+function rejectOnAbort(signal: AbortSignal, timeoutMs: number): Promise<never> {
+  return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new QueryTimeoutError(timeoutMs)), { once: true }));
 }

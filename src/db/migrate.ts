@@ -1,11 +1,20 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { Db } from './db.ts';
+import type { Db, Queryable } from './db.ts';
+import { analyzeAll } from './maintenance.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant works; it keeps two instances starting at once from migrating together.
-const MIGRATION_LOCK_KEY = 727_2026;
+const SCHEMA_LOCK_KEY = 727_2026;
+
+/**
+ * Holds the schema's advisory lock until `tx` ends: what instances starting at once on one
+ * PostgreSQL database do one at a time (migrating, creating the first account).
+ */
+export async function lockSchema(tx: Queryable): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
+}
 
 export function migrationFiles(): string[] {
   return readdirSync(MIGRATIONS_DIR)
@@ -19,8 +28,15 @@ export function migrationFiles(): string[] {
  * Returns the names applied now.
  */
 export async function migrate(db: Db): Promise<string[]> {
+  const applied = await applyPending(db);
+  // New tables, columns and indexes (expression indexes have statistics of their own) are planned from fresh statistics.
+  if (applied.length > 0) await analyzeAll(db);
+  return applied;
+}
+
+function applyPending(db: Db): Promise<string[]> {
   return db.transaction(async (tx) => {
-    await tx.query('select pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    await lockSchema(tx);
     // The one table without account_id: it describes the schema, not a tenant.
     await tx.query(
       'create table if not exists schema_migrations (version text primary key, applied_at timestamptz not null default now())',
@@ -34,4 +50,21 @@ export async function migrate(db: Db): Promise<string[]> {
     }
     return pending;
   });
+}
+
+export interface MigrationState {
+  version: string;
+  /** When it was applied; null while pending. */
+  appliedAt: Date | null;
+}
+
+/** Every migration file and every applied version (a version without its file too), in order; changes nothing. */
+export async function migrationStatus(db: Db): Promise<MigrationState[]> {
+  const { rows: table } = await db.query<{ exists: boolean }>("select to_regclass('schema_migrations') is not null as exists");
+  const { rows } = table[0].exists
+    ? await db.query<{ version: string; applied_at: Date }>('select version, applied_at from schema_migrations')
+    : { rows: [] };
+  const applied = new Map(rows.map((row) => [row.version, row.applied_at]));
+  const versions = [...new Set([...migrationFiles(), ...applied.keys()])].sort();
+  return versions.map((version) => ({ version, appliedAt: applied.get(version) ?? null }));
 }

@@ -7,11 +7,33 @@ type WorkerReply =
   | { type: 'ready' | 'closed' }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; bytes: Uint8Array }
+  | { type: 'notification'; channel: string; payload: string }
   | { type: 'error'; id: number; message: string };
+
+/** Parse, Bind, Describe, Execute and Close: frontend messages the backend answers only at the next Sync (or Flush). */
+const HELD_MESSAGE_TYPES = new Set(['P', 'B', 'D', 'E', 'C'].map((type) => type.charCodeAt(0)));
+
+const QUERY = 'Q'.charCodeAt(0);
+/** A simple-protocol `begin` (how src/db/db.ts opens every transaction). */
+const isBegin = (bytes: Uint8Array) =>
+  bytes[0] === QUERY && bytes.length === 11 && Buffer.from(bytes.buffer, bytes.byteOffset + 5, 5).toString('latin1').toLowerCase() === 'begin';
+
+/** What the backend answers to `begin`: CommandComplete "BEGIN", then ReadyForQuery in a transaction. */
+const BEGIN_ANSWER = Buffer.from([...Buffer.from('C'), 0, 0, 0, 10, ...Buffer.from('BEGIN\0'), ...Buffer.from('Z'), 0, 0, 0, 5, ...Buffer.from('T')]);
 
 interface Waiter {
   resolve: (bytes: Uint8Array) => void;
   reject: (error: Error) => void;
+}
+
+/** PGlite refused to open (or, for a restore, to unpack) a data directory; `reason` is PGlite's own message. */
+export class PGliteOpenError extends Error {
+  constructor(
+    dataDir: string,
+    readonly reason: string,
+  ) {
+    super(`PGlite could not open ${dataDir}: ${reason}`);
+  }
 }
 
 /**
@@ -24,16 +46,22 @@ export class PGliteThread {
   readonly waitReady: Promise<void>;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Waiter>();
+  readonly #listeners = new Set<(channel: string, payload: string) => void>();
   #nextId = 1;
+  #held: Uint8Array[] = [];
+  /** Begins among the held messages, answered already: their real answers are dropped from the next reply. */
+  #answeredBegins = 0;
   #closing: Promise<void> | undefined;
 
-  constructor(dataDir: string) {
-    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir } });
+  /** `loadDataDir`: a backup to unpack into the (empty) directory before opening it. */
+  constructor(dataDir: string, options: { loadDataDir?: Uint8Array } = {}) {
+    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, loadDataDir: options.loadDataDir } });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: WorkerReply) => {
         if (reply.type === 'ready') resolve();
-        else if (reply.type === 'failed') reject(new Error(`PGlite could not open ${dataDir}: ${reply.message}`));
+        else if (reply.type === 'failed') reject(new PGliteOpenError(dataDir, reply.message));
         else if (reply.type === 'result' || reply.type === 'error') this.#settle(reply);
+        else if (reply.type === 'notification') for (const listener of this.#listeners) listener(reply.channel, reply.payload);
       });
       this.#worker.on('error', (error) => {
         reject(error);
@@ -55,15 +83,59 @@ export class PGliteThread {
     this.#pending.clear();
   }
 
+  /**
+   * Calls `listener` with every notification the PGlite session receives (it
+   * must LISTEN on the channel first). Returns the function that stops it.
+   */
+  onNotification(listener: (channel: string, payload: string) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * node-postgres sends a parameterised statement as five messages (Parse, Bind, Describe,
+   * Execute, Sync), which the adapter hands over one call each. Those that only queue work
+   * are held here and sent with the next one that asks for an answer, so a statement costs
+   * one round trip to the worker, not five; their replies arrive in order with that answer.
+   * A transaction's `begin` is held too and answered at once (it cannot fail: there is never
+   * a transaction open when it comes), so it travels with the transaction's first statement.
+   */
   async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
+    this.#held.push(bytes);
+    if (HELD_MESSAGE_TYPES.has(bytes[0])) return [];
+    if (isBegin(bytes)) {
+      this.#answeredBegins++;
+      return parse(BEGIN_ANSWER);
+    }
+    const exchange = this.#held.length === 1 ? bytes : Buffer.concat(this.#held);
+    const answered = this.#answeredBegins;
+    this.#held = [];
+    this.#answeredBegins = 0;
+    const response = await this.#request({ type: 'query', bytes: exchange });
+    const messages = parse(response);
+    if (answered === 0) return messages;
+    // Drop the real answers of the held begins: everything up to their ReadyForQuery.
+    let skipped = 0;
+    let ends = 0;
+    while (ends < answered && skipped < messages.length) {
+      const message = messages[skipped++];
+      if (message.name === 'error') throw new Error(`PGlite could not begin a transaction: ${(message as { message?: string }).message}`);
+      if (message.name === 'readyForQuery') ends++;
+    }
+    return messages.slice(skipped);
+  }
+
+  /** The whole data directory as a gzipped tarball (PGlite's dumpDataDir), for `chat-service backup`. */
+  dumpDataDir(): Promise<Uint8Array> {
+    return this.#request({ type: 'dump' });
+  }
+
+  #request(message: { type: 'query'; bytes: Uint8Array } | { type: 'dump' }): Promise<Uint8Array> {
     const id = this.#nextId++;
-    const response = await new Promise<Uint8Array>((resolve, reject) => {
+    return new Promise<Uint8Array>((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#worker.postMessage({ type: 'query', id, bytes });
+      this.#worker.postMessage({ ...message, id });
     });
-    const messages: BackendMessage[] = [];
-    new Parser().parse(Buffer.from(response.buffer, response.byteOffset, response.byteLength), (message) => messages.push(message));
-    return messages;
   }
 
   /** Closes PGlite cleanly (it flushes its files), then ends the thread. */
@@ -79,4 +151,10 @@ export class PGliteThread {
     })();
     return this.#closing;
   }
+}
+
+function parse(bytes: Uint8Array): BackendMessage[] {
+  const messages: BackendMessage[] = [];
+  new Parser().parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (message) => messages.push(message));
+  return messages;
 }

@@ -3,11 +3,16 @@
 // TypeScript loader. The main thread sends wire-protocol bytes and gets back the
 // raw response bytes (see src/db/pglite-thread.ts).
 import { parentPort, workerData } from 'node:worker_threads';
+import { Blob } from 'node:buffer';
 import { PGlite } from '@electric-sql/pglite';
 
 let lite;
 try {
-  lite = await PGlite.create(workerData.dataDir);
+  // loadDataDir: a backup (chat-service restore) unpacked into the empty directory first.
+  const options = workerData.loadDataDir ? { loadDataDir: new Blob([workerData.loadDataDir]) } : {};
+  lite = await PGlite.create(workerData.dataDir, options);
+  // Notifications of channels the session LISTENs on (src/db/db.ts `listen`).
+  lite.onNotification((channel, payload) => parentPort.postMessage({ type: 'notification', channel, payload }));
   parentPort.postMessage({ type: 'ready' });
 } catch (error) {
   parentPort.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
@@ -17,6 +22,17 @@ parentPort.on('message', async (request) => {
   if (request.type === 'close') {
     await lite?.close();
     parentPort.postMessage({ type: 'closed' });
+    return;
+  }
+  if (request.type === 'dump') {
+    // chat-service backup: the whole data directory as a gzipped tarball.
+    try {
+      const file = await lite.dumpDataDir('gzip');
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      parentPort.postMessage({ type: 'result', id: request.id, bytes }, [bytes.buffer]);
+    } catch (error) {
+      parentPort.postMessage({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
+    }
     return;
   }
   try {

@@ -1,10 +1,8 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import cliProgress from 'cli-progress';
 import type { Config } from '../config.ts';
-import { openDb } from '../db/db.ts';
-import { migrate } from '../db/migrate.ts';
-import { createAccount, requireAccount } from '../accounts/service.ts';
-import { generateDemoData } from './service.ts';
+
+/** How often the progress line is printed when stderr is not a terminal. */
+const PLAIN_PROGRESS_INTERVAL_MS = 5000;
 
 function positiveInteger(value: string): number {
   const number = Number(value);
@@ -30,16 +28,32 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
     .option('--seed <seed>', 'seed of the generator: the same seed gives the same history', 'demo')
     .action(async (options: DemoDataCliOptions) => {
       const settings = config();
+      const [{ default: cliProgress }, { openDb }, { migrate }, { analyzeAll }, { createAccount, requireAccount }, { generateDemoData }] = await Promise.all([
+        import('cli-progress'),
+        import('../db/db.ts'),
+        import('../db/migrate.ts'),
+        import('../db/maintenance.ts'),
+        import('../accounts/service.ts'),
+        import('./service.ts'),
+      ]);
       const db = await openDb({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+      // On a terminal a bar redrawn in place; otherwise (a log, CI, `2> file`) a plain line every few seconds.
+      const terminal = process.stderr.isTTY === true;
       const progress = new cliProgress.SingleBar(
-        { stream: process.stderr, format: 'demo-data [{bar}] {percentage}% | {value}/{total} conversations | {duration_formatted}', hideCursor: true },
+        {
+          stream: process.stderr,
+          format: `demo-data ${terminal ? '[{bar}] ' : ''}{percentage}% | {value}/{total} conversations | {duration_formatted}`,
+          hideCursor: true,
+          noTTYOutput: true,
+          notTTYSchedule: PLAIN_PROGRESS_INTERVAL_MS,
+        },
         cliProgress.Presets.shades_classic,
       );
       try {
         await migrate(db);
         let accountId = options.account;
         if (accountId === undefined) {
-          const created = await createAccount(db, { name: 'Demo account' });
+          const created = await createAccount({ db, now: () => new Date() }, { name: 'Demo account' });
           accountId = created.account_id;
           console.log(`account ${created.account_id}\ntoken   ${created.token}\napiKey  ${created.api_key}`);
         } else {
@@ -56,6 +70,8 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
           onProgress: (written) => progress.update(written),
         });
         progress.stop();
+        // Statistics over the new history are planned from fresh statistics, not from those of an empty database.
+        await analyzeAll(db);
         console.log(`Wrote ${summary.conversations} conversations, ${summary.messages} messages, ${summary.contacts} contacts (${summary.agents} agents) to account ${accountId}`);
       } finally {
         progress.stop();

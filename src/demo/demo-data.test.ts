@@ -130,6 +130,51 @@ describe('demo-data', () => {
     assert.deepEqual(violations, []);
   });
 
+  it('keeps the reply state on each conversation row as its messages give it', async () => {
+    const violations = await rows(`
+      with derived as (
+        select c.id, c.unanswered_since, c.unanswered_offline, c.has_reply, c.has_contact_message, c.latest_message_at,
+               (select max(m.created_at) from messages m where m.account_id = c.account_id and m.conversation_id = c.id) as latest,
+               exists (select 1 from messages m where m.account_id = c.account_id and m.conversation_id = c.id and m.is_reply) as replied,
+               exists (select 1 from messages m where m.account_id = c.account_id and m.conversation_id = c.id
+                       and m.type = 'message' and m.sub_type = 'contact') as contacted,
+               (select min(m.created_at) from messages m where m.account_id = c.account_id and m.conversation_id = c.id
+                  and m.type = 'message' and m.sub_type = 'contact' and m.created_at > coalesce((
+                    select max(a.created_at) from messages a where a.account_id = c.account_id and a.conversation_id = c.id
+                      and a.type = 'message' and a.sub_type = 'agent'), '-infinity')) as waiting_since
+        from conversations c where c.account_id = $1
+      )
+      select * from derived
+      where latest_message_at is distinct from latest or has_reply <> replied or has_contact_message <> contacted
+         or unanswered_since is distinct from waiting_since or (unanswered_since is null and unanswered_offline)`);
+    assert.deepEqual(violations, []);
+  });
+
+  it('goes on live from the stored reply state: an agent answering unanswered messages gets its reply flags', async () => {
+    // An account of its own: the other tests compare the shared one with a second fill.
+    const live = await t.account();
+    await fill(live.accountId);
+    const { rows: [waiting] } = await t.db.query(
+      `select c.id, c.unanswered_since, (select min(a.id) from agents a where a.account_id = c.account_id) as agent_id
+       from conversations c where c.account_id = $1 and c.unread > 0 order by c.id limit 1`,
+      [live.accountId],
+    );
+    assert.ok(waiting, 'a conversation whose contact messages went unanswered');
+    const at = new Date(NOW.getTime() + 60_000);
+    t.clock.set(at);
+    try {
+      const res = await t.client(live.token).post(`/v2/conversations/${waiting.id}/messages`, { sub_type: 'agent', agent_id: waiting.agent_id, text: 'Sorry for the wait' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.is_reply, true);
+      assert.equal(res.body.response_time, (at.getTime() - (waiting.unanswered_since as Date).getTime()) / 1000);
+      const conversation = (await t.client(live.token).get(`/v2/conversations/${waiting.id}`)).body;
+      assert.equal(conversation.unread, 0);
+      assert.equal(conversation.is_served, true);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
   it('closes conversations with finished_at and close_type, by an agent or after the inactivity timeout', async () => {
     const timeout = t.deps.config.inactivityTimeoutSeconds;
     const violations = await rows(`

@@ -1,9 +1,12 @@
 /**
  * Derives every stored column of a conversation and its messages from what
  * happened in it, by the rules the service applies when it stores each change
- * (docs/behaviour.md §5 and §7): message flags and response times, status transitions,
- * reopening, inactivity closes, unread, last message.
+ * (docs/behaviour.md §5 and §7). Messages go through the service's own step
+ * (conversationAfterMessage: flags, status, unread, last message, reply state);
+ * assignments, closes and ratings follow the service's rules for them.
  */
+import { conversationAfterAssign, conversationAfterClose, conversationAfterMessage, newConversationState, type StoredMessage } from '../conversations/flags.ts';
+import type { ConversationRow } from '../conversations/repository.ts';
 
 export type Action =
   | { kind: 'contact'; at: number; text: string; offline: boolean }
@@ -34,24 +37,8 @@ export interface MessageRow {
   createdAt: number;
 }
 
-export interface ConversationState {
-  status: 'pending' | 'open' | 'served' | 'closed';
-  assignedIds: string[];
-  agentIds: string[];
-  ratingValue: 1 | 3 | 5 | null;
-  ratingText: string | null;
-  ratedAt: number | null;
-  isOffline: boolean;
-  isServed: boolean;
-  /** Contact messages since the last agent message. */
-  unread: number;
-  lastMessageText: string | null;
-  lastMessageAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-  finishedAt: number | null;
-  closeType: 'agent' | 'inactivity' | null;
-}
+/** The conversation columns replay derives; the generator adds the ones its plan fixes (contact, group, tags...). */
+export type ReplayedConversation = Omit<ConversationRow, 'id' | 'ext_id' | 'contact_id' | 'group_id' | 'domain' | 'tags' | 'variables'>;
 
 export interface ReplayContext {
   conversationId: string;
@@ -63,138 +50,95 @@ export interface ReplayContext {
 }
 
 /** `actions` must be in time order, the first one a message. */
-export function replay(actions: readonly Action[], context: ReplayContext): { conversation: ConversationState; messages: MessageRow[] } {
+export function replay(actions: readonly Action[], context: ReplayContext): { conversation: ReplayedConversation; messages: MessageRow[] } {
   const messages: MessageRow[] = [];
-  const state: ConversationState = {
-    status: 'pending',
-    assignedIds: [],
-    agentIds: [],
-    ratingValue: null,
-    ratingText: null,
-    ratedAt: null,
-    isOffline: false,
-    isServed: false,
-    unread: 0,
-    lastMessageText: null,
-    lastMessageAt: null,
-    createdAt: actions[0].at,
-    updatedAt: actions[0].at,
-    finishedAt: null,
-    closeType: null,
+  const createdAt = new Date(actions[0].at);
+  let state: ReplayedConversation = {
+    ...newConversationState(createdAt),
+    assigned_ids: [],
+    rating_value: null,
+    rating_text: null,
+    rated_at: null,
+    created_at: createdAt,
   };
-  let unanswered: { at: number; offline: boolean }[] = [];
-  let answeredBefore = false;
-  let contactMessages = 0;
 
   const close = (at: number, type: 'agent' | 'inactivity') => {
-    state.status = 'closed';
-    state.finishedAt = at;
-    state.closeType = type;
-    state.updatedAt = at;
+    state = { ...conversationAfterClose(state, new Date(at), type), updated_at: new Date(at) };
   };
   // The inactivity job closes a conversation idle longer than the timeout, at
   // its last message's time plus the timeout.
   const closeIfIdleAt = (instant: number) => {
-    if (state.status !== 'closed' && state.lastMessageAt !== null && instant - state.lastMessageAt > context.inactivityMs) {
-      close(state.lastMessageAt + context.inactivityMs, 'inactivity');
+    const lastAt = state.last_message_at?.getTime();
+    if (state.status !== 'closed' && lastAt !== undefined && instant - lastAt > context.inactivityMs) {
+      close(lastAt + context.inactivityMs, 'inactivity');
     }
   };
-  const store = (row: Omit<MessageRow, 'id' | 'conversationId' | 'groupId' | 'isReply' | 'isFirstReply' | 'isOffline' | 'isOfflineReply' | 'responseTime'> & Partial<MessageRow>) => {
-    const message: MessageRow = {
+  /** Stores a message as the service does when it happens live (src/conversations/flags.ts). */
+  const store = (
+    message: StoredMessage & { type: MessageRow['type']; sub_type: MessageRow['subType'] },
+    content: string,
+    triggerId: string | null = null,
+  ) => {
+    const { flags, conversation } = conversationAfterMessage(state, message, message.created_at);
+    state = conversation;
+    messages.push({
       id: context.newMessageId(),
       conversationId: context.conversationId,
+      type: message.type,
+      subType: message.sub_type,
+      agentId: message.agent_id,
+      triggerId,
+      content,
+      text: message.text,
+      isReply: flags.is_reply,
+      isFirstReply: flags.is_first_reply,
+      isOffline: flags.is_offline,
+      isOfflineReply: flags.is_offline_reply,
+      responseTime: flags.response_time,
       groupId: context.groupId,
-      isReply: false,
-      isFirstReply: false,
-      isOffline: false,
-      isOfflineReply: false,
-      responseTime: null,
-      ...row,
-    };
-    messages.push(message);
-    if (message.type === 'message') {
-      state.lastMessageAt = message.createdAt;
-      state.lastMessageText = message.text;
-    }
-    state.updatedAt = message.createdAt;
-    return message;
+      createdAt: message.created_at.getTime(),
+    });
   };
+  const said = (type: 'message' | 'note', subType: 'contact' | 'agent' | 'bot' | 'trigger', agentId: string | null, action: { at: number; text: string }, offline = false) =>
+    ({ type, sub_type: subType, agent_id: agentId, text: action.text, created_at: new Date(action.at), offline }) as const;
   const textContent = (text: string) => JSON.stringify({ type: 'text', text, html: null });
 
   for (const action of actions) {
     if (action.at > context.nowMs) break;
     closeIfIdleAt(action.at);
     switch (action.kind) {
-      case 'contact': {
-        if (state.status === 'closed') {
-          state.status = 'open';
-          state.finishedAt = null;
-          state.closeType = null;
-        } else if (state.status === 'pending') {
-          state.status = 'open';
-        }
-        if (contactMessages++ === 0) state.isOffline = action.offline;
-        unanswered.push({ at: action.at, offline: action.offline });
-        state.unread++;
-        store({ type: 'message', subType: 'contact', agentId: null, triggerId: null, content: textContent(action.text), text: action.text, isOffline: action.offline, createdAt: action.at });
+      case 'contact':
+        store(said('message', 'contact', null, action, action.offline), textContent(action.text));
         break;
-      }
-      case 'agent': {
-        const reply = unanswered.length > 0;
-        store({
-          type: 'message',
-          subType: 'agent',
-          agentId: action.agentId,
-          triggerId: null,
-          content: textContent(action.text),
-          text: action.text,
-          isReply: reply,
-          isFirstReply: reply && !answeredBefore,
-          isOfflineReply: reply && unanswered.some((message) => message.offline),
-          responseTime: reply ? (action.at - unanswered[0].at) / 1000 : null,
-          createdAt: action.at,
-        });
-        if (reply) answeredBefore = true;
-        unanswered = [];
-        state.unread = 0;
-        if (!state.agentIds.includes(action.agentId)) state.agentIds.push(action.agentId);
-        state.isServed = true;
-        if (state.status !== 'closed') state.status = 'served';
+      case 'agent':
+        store(said('message', 'agent', action.agentId, action), textContent(action.text));
         break;
-      }
       case 'bot':
-        store({ type: 'message', subType: 'bot', agentId: null, triggerId: null, content: textContent(action.text), text: action.text, createdAt: action.at });
+        store(said('message', 'bot', null, action), textContent(action.text));
         break;
       case 'trigger':
-        store({ type: 'message', subType: 'trigger', agentId: null, triggerId: action.triggerId, content: textContent(action.text), text: action.text, createdAt: action.at });
+        store(said('message', 'trigger', null, action), textContent(action.text), action.triggerId);
         break;
       case 'note':
-        store({ type: 'note', subType: 'agent', agentId: action.agentId, triggerId: null, content: textContent(action.text), text: action.text, createdAt: action.at });
+        store(said('note', 'agent', action.agentId, action), textContent(action.text));
         break;
       case 'assign':
         // The service refuses to assign on a closed conversation (docs/behaviour.md §5).
-        if (state.status === 'closed' || state.assignedIds.includes(action.agentId)) break;
-        state.assignedIds.push(action.agentId);
-        state.isServed = true;
-        state.status = 'served';
-        store({
-          type: 'event',
-          subType: 'system',
-          agentId: action.agentId,
-          triggerId: null,
-          content: JSON.stringify({ type: 'agent_assigned', text: null, data: { agent_id: action.agentId } }),
-          text: null,
-          createdAt: action.at,
-        });
+        if (state.status === 'closed' || state.assigned_ids.includes(action.agentId)) break;
+        state = conversationAfterAssign(state, action.agentId);
+        store(
+          { type: 'event', sub_type: 'system', agent_id: action.agentId, text: null, created_at: new Date(action.at), offline: false },
+          JSON.stringify({ type: 'agent_assigned', text: null, data: { agent_id: action.agentId } }),
+        );
         break;
       case 'close':
         if (state.status !== 'closed') close(action.at, 'agent');
         break;
       case 'rate':
-        state.ratingValue = action.value;
-        state.ratingText = action.text;
-        state.ratedAt = action.at;
-        state.updatedAt = action.at;
+        state.rating_value = action.value;
+        state.rating_text = action.text;
+        state.rated_at = new Date(action.at);
+        state.updated_at = new Date(action.at);
         break;
     }
   }

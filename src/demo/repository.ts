@@ -4,11 +4,9 @@
  */
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
-import type { ConversationState, MessageRow } from './replay.ts';
+import type { MessageRow } from './replay.ts';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-/** A text[] value as an array literal, so arrays of arrays can travel through unnest. Ids need no quoting. */
-const arrayLiteral = (values: readonly string[]) => `{${values.join(',')}}`;
 
 export async function accountTimezone(db: Queryable, accountId: string): Promise<string | null> {
   const { rows } = await db.query<{ timezone: string }>('select timezone from accounts where account_id = $1', [accountId]);
@@ -99,60 +97,6 @@ export async function insertContacts(db: Queryable, accountId: string, contacts:
       contacts.map((c) => c.name),
       contacts.map((c) => c.phone),
       contacts.map((c) => iso(c.createdAt)),
-    ],
-  );
-}
-
-/** A conversation row: the state replay derived, plus what the plan fixed up front. */
-export type ConversationRow = ConversationState & {
-  id: string;
-  contactId: string;
-  groupId: string | null;
-  domain: string | null;
-  tags: string[];
-  /** jsonb, serialised. */
-  variables: string;
-};
-
-export async function insertConversations(db: Queryable, accountId: string, conversations: ConversationRow[]): Promise<void> {
-  if (conversations.length === 0) return;
-  const column = <T>(get: (c: ConversationRow) => T) => conversations.map(get);
-  await db.query(
-    `insert into conversations (account_id, id, status, contact_id, group_id, domain, assigned_ids, agent_ids, tags, variables,
-                                rating_value, rating_text, rated_at, is_offline, is_served, unread, last_message_text,
-                                last_message_at, created_at, updated_at, finished_at, close_type)
-     select $1, c.id, c.status, c.contact_id, c.group_id, c.domain, c.assigned_ids::text[], c.agent_ids::text[], c.tags::text[],
-            c.variables::jsonb, c.rating_value, c.rating_text, c.rated_at, c.is_offline, c.is_served, c.unread, c.last_message_text,
-            c.last_message_at, c.created_at, c.updated_at, c.finished_at, c.close_type
-     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
-                 $11::int[], $12::text[], $13::timestamptz[], $14::bool[], $15::bool[], $16::int[], $17::text[],
-                 $18::timestamptz[], $19::timestamptz[], $20::timestamptz[], $21::timestamptz[], $22::text[])
-       as c (id, status, contact_id, group_id, domain, assigned_ids, agent_ids, tags, variables,
-             rating_value, rating_text, rated_at, is_offline, is_served, unread, last_message_text,
-             last_message_at, created_at, updated_at, finished_at, close_type)`,
-    [
-      accountId,
-      column((c) => c.id),
-      column((c) => c.status),
-      column((c) => c.contactId),
-      column((c) => c.groupId),
-      column((c) => c.domain),
-      column((c) => arrayLiteral(c.assignedIds)),
-      column((c) => arrayLiteral(c.agentIds)),
-      column((c) => arrayLiteral(c.tags)),
-      column((c) => c.variables),
-      column((c) => c.ratingValue),
-      column((c) => c.ratingText),
-      column((c) => iso(c.ratedAt)),
-      column((c) => c.isOffline),
-      column((c) => c.isServed),
-      column((c) => c.unread),
-      column((c) => c.lastMessageText),
-      column((c) => iso(c.lastMessageAt)),
-      column((c) => iso(c.createdAt)),
-      column((c) => iso(c.updatedAt)),
-      column((c) => iso(c.finishedAt)),
-      column((c) => c.closeType),
     ],
   );
 }

@@ -9,6 +9,7 @@ import { LocalCalendar, DAY_MS } from './local-time.ts';
 import { conversationsPerDay, planConversation, startsOnDay, type DemoWorld } from './plan.ts';
 import { replay, type MessageRow } from './replay.ts';
 import * as repo from './repository.ts';
+import { insertConversations, type ConversationRow } from '../conversations/repository.ts';
 
 export interface DemoDataOptions {
   accountId: string;
@@ -118,14 +119,14 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
   const summary: DemoDataSummary = { conversations: 0, messages: 0, contacts: 0, agents: world.agentCount };
   const knownContacts: string[] = [];
   let contacts: repo.ContactRow[] = [];
-  let conversations: repo.ConversationRow[] = [];
+  let conversations: ConversationRow[] = [];
   let messages: MessageRow[] = [];
   let paths: repo.PathRow[] = [];
 
   const flush = async () => {
     await db.transaction(async (tx) => {
       await repo.insertContacts(tx, options.accountId, contacts);
-      await repo.insertConversations(tx, options.accountId, conversations);
+      await insertConversations(tx, options.accountId, conversations);
       await repo.insertMessages(tx, options.accountId, messages);
       await repo.insertPaths(tx, options.accountId, paths);
     });
@@ -155,20 +156,20 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
       if (knownContacts.length > 0 && random.chance(0.3)) {
         contactId = random.pick(knownContacts);
       } else {
-        const contact = newContact(random, ids, plan.paths[0]?.at ?? stored.conversation.createdAt);
+        const contact = newContact(random, ids, plan.paths[0]?.at ?? stored.conversation.created_at.getTime());
         contacts.push(contact);
         knownContacts.push(contact.id);
         contactId = contact.id;
       }
-      const state = stored.conversation;
       conversations.push({
-        ...state,
+        ...stored.conversation,
         id: conversationId,
-        contactId,
-        groupId: plan.groupId,
+        ext_id: null,
+        contact_id: contactId,
+        group_id: plan.groupId,
         domain: plan.paths.length > 0 ? new URL(plan.paths[0].url).host : null,
         tags: plan.tags,
-        variables: JSON.stringify(plan.variables),
+        variables: plan.variables,
       });
       messages.push(...stored.messages);
       for (const path of plan.paths) paths.push({ conversationId, url: path.url, title: path.title, createdAt: path.at });

@@ -73,6 +73,12 @@ async function openStream(token: string, query = '', headers: Record<string, str
 
 const idsOf = (messages: Message[]) => messages.map((m) => m.id);
 
+/** The ids of the account's events in the outbox, in order. */
+async function eventIdsOf(account: TestAccount): Promise<number[]> {
+  const { rows } = await t.db.query<{ id: number }>('select id from events where account_id = $1 order by id', [account.accountId]);
+  return rows.map((row) => row.id);
+}
+
 async function newAccountWithStreamToken(): Promise<{ account: TestAccount; token: string }> {
   const account = await t.account();
   return { account, token: await t.token(account, ['events:read']) };
@@ -88,9 +94,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     try {
       const statuses = await produceAgentEvents(t, account, 2);
       const messages = await stream.next(2);
-      const first = messages[0].id;
-      assert.ok(first >= 2, 'events before connecting are not replayed');
-      assert.deepEqual(idsOf(messages), [first, first + 1]);
+      assert.deepEqual(idsOf(messages), (await eventIdsOf(account)).slice(1), 'events before connecting are not replayed');
       for (const [i, message] of messages.entries()) {
         assert.equal(message.event, 'agent.updated');
         assert.deepEqual(Object.keys(message.data), ['id', 'event', 'timestamp', 'account_id', 'data']);
@@ -118,9 +122,11 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     const resumed = await openStream(token, '?last_event_id=0', { 'Last-Event-ID': String(seen[1].id) });
     try {
       const rest = await resumed.next(3);
-      assert.deepEqual([...idsOf(seen), ...idsOf(rest)], [1, 2, 3, 4, 5]);
+      const all = await eventIdsOf(account);
+      assert.equal(all.length, 5);
+      assert.deepEqual([...idsOf(seen), ...idsOf(rest)], all);
       await produceAgentEvents(t, account, 1);
-      assert.deepEqual(idsOf(await resumed.next(1)), [6]);
+      assert.deepEqual(idsOf(await resumed.next(1)), (await eventIdsOf(account)).slice(5));
     } finally {
       resumed.close();
     }
@@ -132,9 +138,9 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     const stream = await openStream(token, '?last_event_id=0');
     try {
       const replayed = await stream.next(2);
-      assert.deepEqual(idsOf(replayed), [1, 2]);
+      assert.deepEqual(idsOf(replayed), await eventIdsOf(account));
       await produceAgentEvents(t, account, 1);
-      assert.deepEqual(idsOf(await stream.next(1)), [3]);
+      assert.deepEqual(idsOf(await stream.next(1)), (await eventIdsOf(account)).slice(2));
     } finally {
       stream.close();
     }
@@ -157,6 +163,47 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
       assert.equal(messages[1].id, conversationEvent);
     } finally {
       stream.close();
+    }
+  });
+
+  it('starts a stream resuming after an id never handed out at the newest event, instead of leaving it silent', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    await produceAgentEvents(t, account, 1);
+    const byHeader = await openStream(token, '', { 'Last-Event-ID': '900000000000' });
+    const byQuery = await openStream(token, '?last_event_id=900000000000');
+    try {
+      await produceAgentEvents(t, account, 2);
+      const newest = (await eventIdsOf(account)).slice(1);
+      assert.deepEqual(idsOf(await byHeader.next(2)), newest);
+      assert.deepEqual(idsOf(await byQuery.next(2)), newest);
+    } finally {
+      byHeader.close();
+      byQuery.close();
+    }
+  });
+
+  it('gives each of many streams of one account its own events, filtered or not, from reads they share', async () => {
+    const { account, token } = await newAccountWithStreamToken();
+    const everything = await Promise.all([1, 2, 3, 4, 5].map(() => openStream(token)));
+    const contactsOnly = await Promise.all([1, 2, 3].map(() => openStream(token, '?types=contact.created')));
+    try {
+      await produceAgentEvents(t, account, 2);
+      const contact = await t.client(account.token).post('/v2/contacts', { name: 'Ann' });
+      assert.equal(contact.status, 200);
+      await produceAgentEvents(t, account, 1);
+      const ids = await eventIdsOf(account);
+      for (const stream of everything) {
+        const messages = await stream.next(4);
+        assert.deepEqual(idsOf(messages), ids);
+        assert.deepEqual(messages.map((m) => m.event), ['agent.updated', 'agent.updated', 'contact.created', 'agent.updated']);
+      }
+      for (const stream of contactsOnly) {
+        const [message] = await stream.next(1);
+        assert.equal(message.event, 'contact.created');
+        assert.equal(message.data.data.contact.id, contact.body.id);
+      }
+    } finally {
+      for (const stream of [...everything, ...contactsOnly]) stream.close();
     }
   });
 
@@ -190,13 +237,13 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
       await produceAgentEvents(t, mine.account, 1);
       const [message] = await stream.next(1);
       assert.equal(message.data.account_id, mine.account.accountId);
-      assert.equal(message.id, 1);
+      assert.deepEqual([message.id], await eventIdsOf(mine.account));
     } finally {
       stream.close();
     }
   });
 
-  it('leaves no event for a rolled-back change, and ids stay gap-free', async () => {
+  it('leaves no event for a rolled-back change', async () => {
     const { account, token } = await newAccountWithStreamToken();
     await assert.rejects(
       t.db.transaction(async (tx) => {
@@ -209,7 +256,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     try {
       const contact = await t.client(account.token).post('/v2/contacts', { name: 'Kept' });
       const [message] = await stream.next(1);
-      assert.equal(message.id, 1);
+      assert.deepEqual([message.id], await eventIdsOf(account));
       assert.equal(message.data.data.contact.id, contact.body.id);
     } finally {
       stream.close();
@@ -279,5 +326,79 @@ describe('server shutdown', { timeout: 300_000 }, () => {
     let done = false;
     while (!done) done = (await reader.read()).done;
     assert.equal(done, true);
+  });
+});
+
+describe('waking streams', { timeout: 300_000 }, () => {
+  it('delivers an event through the notification alone, on this instance and another one (safety poll off)', async () => {
+    const quiet = await startTestApp({ eventSafetyPollMs: 3_600_000 });
+    const second = await buildApp(quiet.deps, { logger: false });
+    try {
+      const urls = [await quiet.app.listen({ port: 0, host: '127.0.0.1' }), await second.listen({ port: 0, host: '127.0.0.1' })];
+      const account = await quiet.account();
+      const token = await quiet.token(account, ['events:read']);
+      const streams = [await openStream(token, '', {}, urls[0]), await openStream(token, '', {}, urls[1])];
+      try {
+        // Nothing polls: only the NOTIFY after this commit can wake the streams before the test's 60 s bound.
+        const statuses = await produceAgentEvents(quiet, account, 1);
+        for (const stream of streams) assert.deepEqual((await stream.next(1)).map((m) => m.data.data.agent.status), statuses);
+      } finally {
+        for (const stream of streams) stream.close();
+      }
+    } finally {
+      await second.close();
+      await quiet.close();
+    }
+  });
+
+  it('finds an event whose notification was lost with the safety poll', async () => {
+    const polling = await startTestApp({ eventSafetyPollMs: 100 });
+    try {
+      const url = await polling.app.listen({ port: 0, host: '127.0.0.1' });
+      const account = await polling.account();
+      const stream = await openStream(await polling.token(account, ['events:read']), '', {}, url);
+      try {
+        // Committed without any NOTIFY.
+        await polling.db.query(
+          `insert into events (account_id, type, conversation_id, data) values ($1, 'contact.created', null, '{"contact":{"id":"ctUnannounced"}}')`,
+          [account.accountId],
+        );
+        const [message] = await stream.next(1);
+        assert.equal(message.data.data.contact.id, 'ctUnannounced');
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await polling.close();
+    }
+  });
+});
+
+describe('revoking the token of an open stream', { timeout: 300_000 }, () => {
+  it('ends the stream, on this instance and another, while a stream of another token goes on', async () => {
+    const second = await buildApp(t.deps, { logger: false });
+    const secondBase = await second.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const account = await t.account();
+      const created = await t.client(account.token).post('/v2/tokens', { name: 'dashboard', scopes: ['events:read'] });
+      assert.equal(created.status, 200);
+      const kept = await t.token(account, ['events:read']);
+      const revokedStreams = [await openStream(created.body.token, '?last_event_id=0'), await openStream(created.body.token, '?last_event_id=0', {}, secondBase)];
+      const keptStream = await openStream(kept, '?last_event_id=0');
+      try {
+        const revoke = await t.client(account.token).delete(`/v2/tokens/${created.body.id}`);
+        assert.equal(revoke.status, 200);
+        // Each instance rechecks its streams' tokens every 2 s; the 60 s bound only keeps a broken check from hanging.
+        for (const stream of revokedStreams) await assert.rejects(stream.next(1), /the stream ended/);
+        await produceAgentEvents(t, account, 1);
+        assert.equal((await keptStream.next(1)).length, 1, 'the other token still streams');
+        const again = await t.client(created.body.token).get('/v2/events');
+        assert.equal(again.status, 401);
+      } finally {
+        for (const stream of [...revokedStreams, keptStream]) stream.close();
+      }
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -1,4 +1,7 @@
-import type { Queryable } from '../db/db.ts';
+import type { Transaction } from '../db/db.ts';
+
+/** The channel on which committed events are announced, with their account id as payload (src/events/hub.ts). */
+export const EVENTS_CHANNEL = 'events';
 
 export const EVENT_TYPES = [
   'conversation.opened',
@@ -25,20 +28,21 @@ export interface NewEvent {
 /**
  * Records events in the outbox, in the given order, in one statement. Call it
  * with the transaction that makes the change, so a rolled-back change leaves no
- * event and a committed one always has them. Ids come from a per-account counter
- * updated under the account's row lock: gap-free, and committed in id order, so a
- * reader resuming after id N misses nothing. Returns the ids, in order.
+ * event and a committed one always has them. Ids come from one sequence: writers
+ * share no lock, ids increase (with gaps) but may commit out of order, which the
+ * readers' settled horizon absorbs (src/events/horizon.ts, docs/behaviour.md §10).
+ * Once committed, the account is announced on EVENTS_CHANNEL to wake its readers
+ * on every instance. Returns the ids, in order.
  */
-export async function recordEvents(tx: Queryable, accountId: string, events: readonly NewEvent[]): Promise<number[]> {
+export async function recordEvents(tx: Transaction, accountId: string, events: readonly NewEvent[]): Promise<number[]> {
   if (events.length === 0) return [];
+  // The filter runs before nextval on each row: the transaction has its xid
+  // before it takes an id, which the horizon relies on.
   const { rows } = await tx.query<{ id: number }>(
-    `with next as (
-       update accounts set last_event_id = last_event_id + cardinality($2::text[]) where account_id = $1
-       returning last_event_id - cardinality($2::text[]) as first_id
-     )
-     insert into events (account_id, id, type, conversation_id, data)
-     select $1, next.first_id + e.ord, e.type, e.conversation_id, e.data
-     from next, unnest($2::text[], $3::text[], $4::jsonb[]) with ordinality as e (type, conversation_id, data, ord)
+    `insert into events (account_id, id, type, conversation_id, data)
+     select $1, nextval('events_id_seq'), e.type, e.conversation_id, e.data
+     from unnest($2::text[], $3::text[], $4::jsonb[]) with ordinality as e (type, conversation_id, data, ord)
+     where pg_current_xact_id() is not null
      order by e.ord
      returning id`,
     [
@@ -48,12 +52,13 @@ export async function recordEvents(tx: Queryable, accountId: string, events: rea
       events.map((event) => JSON.stringify(event.data)),
     ],
   );
+  tx.notifyAfterCommit(EVENTS_CHANNEL, accountId);
   return rows.map((row) => row.id).sort((a, b) => a - b);
 }
 
 /** Records one event: `recordEvents` with a single item. Returns its id. */
 export async function recordEvent(
-  tx: Queryable,
+  tx: Transaction,
   accountId: string,
   type: EventType,
   data: Record<string, unknown>,

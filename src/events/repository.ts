@@ -21,22 +21,22 @@ export function toEventBody(row: EventRow): EventBody {
   return { id: row.id, event: row.type, timestamp: row.created_at.toISOString(), account_id: row.account_id, data: row.data };
 }
 
-/** The account's events after `afterId`, oldest first (primary-key range scan). */
-export async function eventsAfter(db: Queryable, accountId: string, afterId: number, limit: number): Promise<EventRow[]> {
+/**
+ * The account's events after `afterId` up to `throughId` (the settled horizon,
+ * src/events/horizon.ts), oldest first (primary-key range scan).
+ */
+export async function eventsAfter(
+  db: Queryable,
+  accountId: string,
+  range: { afterId: number; throughId: number },
+  limit: number,
+): Promise<EventRow[]> {
   const { rows } = await db.query<EventRow>(
     `select id, type, account_id, data, created_at from events
-     where account_id = $1 and id > $2 order by id limit $3`,
-    [accountId, afterId, limit],
+     where account_id = $1 and id > $2 and id <= $3 order by id limit $4`,
+    [accountId, range.afterId, range.throughId, limit],
   );
   return rows;
-}
-
-/** The id of the account's newest committed event (0 when it has none). */
-export async function lastEventId(db: Queryable, accountId: string): Promise<number> {
-  const { rows } = await db.query<{ last_event_id: number }>('select last_event_id from accounts where account_id = $1', [
-    accountId,
-  ]);
-  return rows[0]?.last_event_id ?? 0;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function lastEventId(db: Queryable, accountId: string): Promise<num
  * outbox cursor (`queued_through_event_id`: not queued yet) or in its queue
  * (`webhook_deliveries`: not yet delivered nor given up). See src/webhooks/queue.ts.
  * Once both hold they hold for good: cursors only move forward, new webhooks start
- * at the account's last event, and only events past a cursor get queued. Rows
+ * at the settled horizon, and only events past a cursor get queued. Rows
  * another instance is deleting are skipped. Returns how many it deleted.
  */
 export async function deleteEventsBefore(db: Queryable, before: Date, limit: number): Promise<number> {

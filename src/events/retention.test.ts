@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../config.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ webhookBlockPrivate: false }); // receivers listen on 127.0.0.1
 });
 after(() => t.close());
 
@@ -105,10 +105,10 @@ describe('event retention', () => {
     assert.equal(await deleteOldEvents(t.deps), 2);
     assert.deepEqual(await eventIds(a), []);
 
-    // New events continue the ids.
+    // New events continue above the deleted ids.
     t.clock.set(new Date());
     const next = await produce(a, 1);
-    assert.equal(next[0], aRecent[1] + 1);
+    assert.ok(next[0] > aRecent[1]);
   });
 
   it('keeps old events a webhook still has to deliver, until it has', async (ctx) => {
@@ -122,12 +122,9 @@ describe('event retention', () => {
     // b's webhook wants no agent.updated events: once queued past them, it needs none of them.
     await createWebhook(ctx, b, { url: receiver.url, events: ['conversation.closed'] });
 
-    // The same event ids in the three accounts.
     const aQueued = await produce(a, 3);
     const bFiltered = await produce(b, 3);
-    const cNoWebhook = await produce(c, 3);
-    assert.deepEqual(aQueued, bFiltered);
-    assert.deepEqual(aQueued, cNoWebhook);
+    await produce(c, 3);
     for (const account of [a, b, c]) await age(account, 40);
 
     // Nothing queued yet: a's and b's webhooks still have to look at their events.

@@ -5,8 +5,9 @@ import type { Deps } from '../deps.ts';
 import { EventStream, EventStreamQuery } from './schema.ts';
 import { resolveStreamStart } from './service.ts';
 import { streamEvents } from './stream.ts';
+import type { EventHub } from './hub.ts';
 
-export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: EventHub }> = async (app, { deps, events }) => {
   // Open streams, ended when the server closes: before it waits for open
   // connections (preClose), or app.close() would wait for them forever.
   const openStreams = new Map<AbortController, Promise<void>>();
@@ -18,6 +19,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.get(
     '/events',
     route({
+      operationId: 'streamEvents',
       summary: 'Live event stream',
       description:
         'The account\'s events as they commit, as Server-Sent Events. Reconnect with `Last-Event-ID` (or `?last_event_id=`) ' +
@@ -29,8 +31,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       errors: [400],
     }),
     async (request, reply) => {
-      const { accountId } = callerOf(request);
-      const start = await resolveStreamStart(deps, accountId, {
+      const { accountId, tokenId } = callerOf(request);
+      const start = await resolveStreamStart(deps, {
         lastEventIdHeader: request.headers['last-event-id'],
         lastEventIdQuery: request.query.last_event_id,
         types: request.query.types,
@@ -58,9 +60,13 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       const controller = new AbortController();
       // The response closes when the client disconnects (or once the stream has ended).
       reply.raw.once('close', () => controller.abort());
-      const done = streamEvents(deps, reply.raw, { accountId, ...start, signal: controller.signal })
+      deps.metrics.eventStreamsOpen.inc();
+      const done = streamEvents(deps, events, reply.raw, { accountId, tokenId, ...start, signal: controller.signal })
         .catch((error) => request.log.error({ err: error }, 'event stream failed'))
-        .finally(() => openStreams.delete(controller));
+        .finally(() => {
+          openStreams.delete(controller);
+          deps.metrics.eventStreamsOpen.dec();
+        });
       openStreams.set(controller, done);
       await done;
     },

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidArgument } from '../http/errors.ts';
 import { EVENT_TYPES } from './outbox.ts';
-import { lastEventId } from './repository.ts';
+import { newestEventId, settledEventId } from './horizon.ts';
 
 export interface StreamRequest {
   /** The `Last-Event-ID` header, sent by EventSource clients when they reconnect. */
@@ -20,17 +20,28 @@ export interface StreamStart {
  * Where a stream starts and what it sends. The header wins over the query: an
  * EventSource reconnecting keeps its original URL but sends the newest id it saw.
  */
-export async function resolveStreamStart(deps: Pick<Deps, 'db'>, accountId: string, input: StreamRequest): Promise<StreamStart> {
+export async function resolveStreamStart(deps: Pick<Deps, 'db'>, input: StreamRequest): Promise<StreamStart> {
   const types = input.types === undefined ? null : parseTypes(input.types);
   const header = input.lastEventIdHeader;
   if (header !== undefined) {
     if (typeof header !== 'string' || !/^\s*\d{1,15}\s*$/.test(header)) {
       throw new ApiError(400, 'bad_request', 'The Last-Event-ID header must be one event id (a non-negative integer)');
     }
-    return { afterId: Number(header), types };
+    return { afterId: await resumeAfter(deps, Number(header)), types };
   }
-  if (input.lastEventIdQuery !== undefined) return { afterId: input.lastEventIdQuery, types };
-  return { afterId: await lastEventId(deps.db, accountId), types };
+  if (input.lastEventIdQuery !== undefined) return { afterId: await resumeAfter(deps, input.lastEventIdQuery), types };
+  return { afterId: await settledEventId(deps.db), types };
+}
+
+/**
+ * A resume id this database never handed out (a client of a database since
+ * restored from a backup, or a made-up id) would keep the stream silent until ids
+ * caught up: such a stream starts at the newest event instead, as if no id was
+ * given (docs/behaviour.md §10).
+ */
+async function resumeAfter(deps: Pick<Deps, 'db'>, lastEventId: number): Promise<number> {
+  if (lastEventId <= (await newestEventId(deps.db))) return lastEventId;
+  return settledEventId(deps.db);
 }
 
 function parseTypes(list: string): ReadonlySet<string> {

@@ -1,60 +1,116 @@
 import type { ServerResponse } from 'node:http';
 import { once } from 'node:events';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Deps } from '../deps.ts';
 import { eventsAfter, toEventBody, type EventRow } from './repository.ts';
+import type { EventHub } from './hub.ts';
 
-/** How often an open stream looks for new events in the outbox. */
-const POLL_INTERVAL_MS = 300;
 /** A comment line this often keeps proxies and clients from timing out an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
 const BATCH_SIZE = 500;
 
 export interface StreamOptions {
   accountId: string;
+  /** The caller's token: the stream ends once it is revoked. */
+  tokenId: string;
   /** The stream sends events with ids above this one. */
   afterId: number;
   /** Event types to send; null sends every type. */
   types: ReadonlySet<string> | null;
-  /** Ends the stream: the client went away or the server is closing. */
+  /** Ends the stream: the client went away. The stream also ends when the hub closes. */
   signal: AbortSignal;
 }
 
+/** Messages already formatted: the streams of an account share the rows of one read (below). */
+const formatted = new WeakMap<EventRow, string>();
+
 /** One Server-Sent Events message; JSON has no raw newlines, so `data` is one line. */
 export function formatEvent(row: EventRow): string {
-  return `id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(toEventBody(row))}\n\n`;
+  let message = formatted.get(row);
+  if (message === undefined) {
+    message = `id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(toEventBody(row))}\n\n`;
+    formatted.set(row, message);
+  }
+  return message;
+}
+
+/** Reads in flight, per database, by account, cursor and horizon. */
+const readsInFlight = new WeakMap<object, Map<string, Promise<EventRow[]>>>();
+
+/**
+ * `eventsAfter`, shared: the open streams of an account wake together with the same
+ * cursor and horizon, so one query (and one formatting of each event) serves them
+ * all, however many streams are open (docs/benchmarks.md, events).
+ */
+function sharedEventsAfter(db: Deps['db'], accountId: string, afterId: number, throughId: number): Promise<EventRow[]> {
+  let reads = readsInFlight.get(db);
+  if (!reads) readsInFlight.set(db, (reads = new Map()));
+  const key = `${accountId}\u0000${afterId}\u0000${throughId}`;
+  let read = reads.get(key);
+  if (!read) {
+    read = eventsAfter(db, accountId, { afterId, throughId }, BATCH_SIZE).finally(() => reads.delete(key));
+    reads.set(key, read);
+  }
+  return read;
 }
 
 /**
- * Sends the account's events as they commit, by polling the outbox: every
- * instance on one database sees every event, and ids commit in order per
- * account, so moving a cursor past each event read never skips a later commit.
- * Returns when the signal fires (or the database fails), after ending the response.
+ * Sends the account's events as they commit. The instance's hub wakes the stream
+ * when events of its account have settled (src/events/hub.ts); the stream then
+ * reads the outbox up to the settled horizon, so moving its cursor past each
+ * event read never skips a later commit, on any instance. No query while idle.
+ * Returns when the signal fires, the hub closes or the token is revoked (or the
+ * database fails), after ending the response.
  */
-export async function streamEvents(deps: Pick<Deps, 'db'>, response: ServerResponse, options: StreamOptions): Promise<void> {
-  const { signal } = options;
+export async function streamEvents(deps: Pick<Deps, 'db'>, hub: EventHub, response: ServerResponse, options: StreamOptions): Promise<void> {
+  const revoked = new AbortController();
+  const stopWatching = hub.watchToken(options.accountId, options.tokenId, () => revoked.abort());
+  const signal = AbortSignal.any([options.signal, hub.closing, revoked.signal]);
   let cursor = options.afterId;
   let lastWriteAt = Date.now();
+  // Subscribed before the first read, so no event settles unseen in between.
+  let woken = true;
+  let wakeUp: (() => void) | undefined;
+  const unsubscribe = hub.subscribe(options.accountId, () => {
+    woken = true;
+    wakeUp?.();
+  });
   try {
     while (!signal.aborted) {
-      const batch = await eventsAfter(deps.db, options.accountId, cursor, BATCH_SIZE);
-      for (const row of batch) {
-        cursor = row.id;
-        if (options.types && !options.types.has(row.type)) continue;
-        lastWriteAt = Date.now();
-        // A slow reader: wait for its buffer to drain rather than pile up memory.
-        if (!response.write(formatEvent(row))) await once(response, 'drain', { signal });
+      while (woken) {
+        woken = false;
+        const batch = await sharedEventsAfter(deps.db, options.accountId, cursor, hub.settled);
+        for (const row of batch) {
+          cursor = row.id;
+          if (options.types && !options.types.has(row.type)) continue;
+          lastWriteAt = Date.now();
+          // A slow reader: wait for its buffer to drain rather than pile up memory.
+          if (!response.write(formatEvent(row))) await once(response, 'drain', { signal });
+        }
+        if (batch.length === BATCH_SIZE) woken = true;
       }
-      if (batch.length === BATCH_SIZE) continue;
       if (Date.now() - lastWriteAt >= KEEP_ALIVE_MS) {
         lastWriteAt = Date.now();
         response.write(': keep-alive\n\n');
       }
-      await sleep(POLL_INTERVAL_MS, undefined, { signal });
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          wakeUp = undefined;
+          resolve();
+        };
+        const timer = setTimeout(done, KEEP_ALIVE_MS - (Date.now() - lastWriteAt));
+        signal.addEventListener('abort', done);
+        wakeUp = done;
+        if (woken || signal.aborted) done();
+      });
     }
   } catch (error) {
     if (!signal.aborted) throw error;
   } finally {
-    response.end();
+    unsubscribe();
+    stopWatching();
+    // A client that reconnects with a revoked token gets a 401.
+    response.end(revoked.signal.aborted ? ': token revoked\n\n' : undefined);
   }
 }

@@ -1,6 +1,12 @@
+import type { Socket } from 'node:net';
+import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, type ErrorPayload } from './errors.ts';
+import { QueryTimeoutError } from '../db/db.ts';
 import { invalidArguments, invalidArgumentsError, locationOf, unstorableInputErrors } from './validation.ts';
+
+/** Long enough for a queue of heavy requests to drain, short enough for a dashboard to retry on its own. */
+const HEAVY_RETRY_AFTER_SECONDS = 10;
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -30,6 +36,15 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
  */
 export function toApiError(error: FastifyError | ApiError): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  if (error instanceof QueryTimeoutError) {
+    return new ApiError(
+      503,
+      'service_unavailable',
+      `The statistics query did not finish within ${error.timeoutMs} ms (HEAVY_QUERY_TIMEOUT_MS): the database is busy or the range too large; retry later or ask for a shorter range`,
+      undefined,
+      { 'Retry-After': String(HEAVY_RETRY_AFTER_SECONDS) },
+    );
+  }
   if (error.validation) return invalidArguments(error.validation as never, locationOf(error.validationContext));
   const status = error.statusCode;
   if (status && status >= 400 && status < 500) {
@@ -53,6 +68,30 @@ export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequ
         ? new ApiError(414, 'bad_request', 'The URL is too long: a path segment exceeds the limit')
         : (toApiError(error) ?? new ApiError(400, 'bad_request', 'The request is not valid'));
   return sendError(reply, apiError);
+}
+
+/**
+ * Node's clientError, raised before Fastify sees a request: headers or body not received within
+ * HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS (a client dripping bytes, or stalled), or bytes that are
+ * not HTTP. Answered with an error_payload, as everything else, and the connection is closed.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, body]: [number, ErrorPayload] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, { code: 'request_timeout', message: 'The request was not received in time (headers or body too slow); the connection is closed' }]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, { code: 'bad_request', message: 'The request headers are too large' }]
+        : [400, { code: 'bad_request', message: 'The request is not valid HTTP' }];
+  // Only when no response has started on this connection (as Node's own handler does).
+  if (socket.writable && socket.bytesWritten === 0) {
+    const json = JSON.stringify(body);
+    socket.write(
+      `HTTP/1.1 ${status} ${HTTP_REASONS[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(json)}\r\n\r\n${json}`,
+    );
+  }
+  socket.destroy();
 }
 
 export function sendError(reply: FastifyReply, error: ApiError) {

@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'payload_too_large',
   'unsupported_media_type',
   'too_many_requests',
+  'request_timeout',
   'internal_error',
   'service_unavailable',
   'invalid_arguments',
@@ -20,18 +21,20 @@ export const ERROR_CODES = [
   'tag_not_found',
   'no_contact_message',
   'invalid_attachment_data',
+  'idempotency_key_in_use',
+  'idempotency_key_reused',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export type ErrorLocation = 'body' | 'query' | 'path';
+export type ErrorLocation = 'body' | 'query' | 'path' | 'header';
 
 export const ErrorItem = Type.Object(
   {
     path: Type.String({ description: 'Where the problem is, from the root: `messages[0].sub_type`' }),
     code: Type.String({ description: 'The rule that failed: `enum`, `required`, `type`, `unique`, ...' }),
     message: Type.String({ description: 'The problem as a sentence naming the path' }),
-    location: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path')], {
-      description: 'Which part of the request: `body`, `query` or `path`',
+    location: Type.Union([Type.Literal('body'), Type.Literal('query'), Type.Literal('path'), Type.Literal('header')], {
+      description: 'Which part of the request: `body`, `query`, `path` or `header` (`Idempotency-Key`)',
     }),
   },
   { additionalProperties: false },

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { SwaggerTransform } from '@fastify/swagger';
 import type { Scope } from '../auth/scopes.ts';
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
@@ -21,6 +22,8 @@ const errorResponse = (status: number) => ({
 });
 
 export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema> {
+  /** The operation's name in the OpenAPI document: a camelCase verb phrase (`createConversation`), which generated clients use as the method name. */
+  operationId: string;
   summary: string;
   description?: string;
   tags: string[];
@@ -29,6 +32,12 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
   params?: P;
   querystring?: Q;
   body?: B;
+  /**
+   * The request body as the document shows it, by media type, when it says more than
+   * `body`: content types the handler parses itself (uploads), or rules the service
+   * enforces that a generated client should know (exclusiveProperties()).
+   */
+  documentedBody?: Record<string, TSchema>;
   response: R;
   /** Statuses this route answers besides the ones every route of its kind has. */
   errors?: number[];
@@ -58,6 +67,7 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   for (const status of [...statuses].sort()) response[status] = errorResponse(status);
   return {
     schema: {
+      operationId: doc.operationId,
       summary: doc.summary,
       description: doc.description,
       tags: doc.tags,
@@ -70,11 +80,21 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
       ...(doc.body ? { body: doc.body } : {}),
       response: response as { 200: R },
     },
-    config: { scopes, ...(rateLimited ? {} : { rateLimit: false as const }) },
+    config: {
+      scopes,
+      ...(rateLimited ? {} : { rateLimit: false as const }),
+      ...(doc.documentedBody ? { swaggerTransform: documentBody(doc.documentedBody) } : {}),
+    },
   } as {
     schema: { params: P; querystring: Q; body: B; response: { 200: R } };
-    config: { scopes?: readonly Scope[]; rateLimit?: false };
+    config: { scopes?: readonly Scope[]; rateLimit?: false; swaggerTransform?: SwaggerTransform };
   };
+}
+
+/** The document's copy of the route schema with `content` as its body (@fastify/swagger reads that form per media type). */
+function documentBody(content: Record<string, TSchema>): SwaggerTransform {
+  const body = { content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])) };
+  return ({ schema, url }) => ({ schema: { ...schema, body }, url });
 }
 
 declare module 'fastify' {

@@ -37,3 +37,18 @@ export function StringEnum<T extends string>(values: readonly T[], options: { de
  * (a regular expression means nothing to most callers): `{ pattern, [PATTERN_MESSAGE]: 'must be ...' }`.
  */
 export const PATTERN_MESSAGE = 'x-pattern-message';
+
+/**
+ * `schema` documented with groups of properties of which at most one may be present
+ * (text/html or messages): a `oneOf` whose branches forbid the other groups' properties,
+ * so a generated client rejects a mix at compile time. The first group's branch also
+ * admits none of them. Documentation only: the service enforces the rule with its own message.
+ */
+export function exclusiveProperties<T extends TSchema>(schema: T, groups: readonly [readonly string[], ...(readonly string[])[]]): TUnsafe<Static<T>> {
+  const others = (group: readonly string[]) => groups.filter((g) => g !== group).flat();
+  const branches = groups.map((group, i) => ({
+    properties: Object.fromEntries(others(group).map((name) => [name, false])),
+    ...(i === 0 ? {} : group.length === 1 ? { required: [...group] } : { anyOf: group.map((name) => ({ required: [name] })) }),
+  }));
+  return Type.Unsafe<Static<T>>({ ...schema, oneOf: branches });
+}

@@ -129,7 +129,8 @@ function unstorableText(text: string): string | undefined {
 /**
  * Input that would fail deep in the handler rather than validation: PostgreSQL
  * text cannot hold U+0000 nor an unpaired surrogate (one error item per string
- * or key that has one), and JSON nested thousands of levels deep, while valid,
+ * or key that has one), a JSON number beyond the double range parses as
+ * ±Infinity, which JSON cannot write back (it would be stored as null), and JSON nested thousands of levels deep, while valid,
  * overflows the call stack of anything that walks it recursively (serialising it
  * for the database does).
  * Found before any handler runs; walks with its own stack for the same reason.
@@ -145,6 +146,10 @@ export function unstorableInputErrors(value: unknown, location: ErrorLocation): 
     if (badKey !== undefined || typeof current === 'string') {
       const rule = badKey ?? unstorableText(current as string);
       if (rule !== undefined) errors.push(item(at, 'pattern', rule));
+      continue;
+    }
+    if (typeof current === 'number') {
+      if (!Number.isFinite(current)) errors.push(item(at, 'type', 'must be a finite number (at most 1.7976931348623157e308 in magnitude)'));
       continue;
     }
     const children = Array.isArray(current)

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type Reply, type TestAccount, type TestApp } from '../test/harness.ts';
 import { SCOPES } from '../auth/scopes.ts';
 import { conversationFactory } from '../test/conversations.ts';
+import { dereference } from '../test/openapi-operations.ts';
 import { buildChats, type ChatSpec, type World } from '../test/chats.ts';
 import { INACTIVITY_SECONDS, classify, referenceAgent, referenceOverview } from '../test/legacy-reference.ts';
 
@@ -629,7 +630,7 @@ it('documents the six operations with their parameters and legacy errors in the 
   const res = await t.client().get('/v2/openapi.json');
   assert.equal(res.status, 200);
   for (const path of ['/stats/totals', '/stats/overview', '/stats/agents']) {
-    const { get, post } = res.body.paths[path];
+    const { get, post } = dereference(res.body).paths[path];
     // apiKey or, as an extension, a statistics:read bearer token: the alternatives are the security requirements
     // (the query's apiKey is the legacyApiKey scheme; in a POST body it stays an optional parameter).
     assert.deepEqual(get.security, [{ legacyApiKey: [] }, { bearer: ['statistics:read'] }], path);

@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
-import { INTERVALS, type AgentEntry, type AgentRecord, type Interval, type Overview, type OverviewRecord } from './schema.ts';
+import { SqlParams } from '../db/params.ts';
+import { type AgentEntry, type AgentRecord, type Interval, type Overview, type OverviewRecord } from './schema.ts';
 
 /** What one export counts: an account's conversations started on the days from..to in its zone. */
 export interface StatsScope {
@@ -11,19 +12,21 @@ export interface StatsScope {
   group: string | null;
 }
 
-// Parameters: $1 account, $2 time zone, $3 from, $4 to, $5 group, $6 interval (exports by unit only).
+/** Placeholders of a scope's parameters (SqlParams), as every builder below writes them. */
+type ScopeParams = Record<'account' | 'zone' | 'from' | 'to' | 'group', string>;
+
 // Units are local timestamps (`timestamp without time zone` in the account's zone), so
 // `date_trunc` and the unit series follow the local calendar across DST changes.
 
 /** Conversations started in the range, one row each, with what docs/behaviour.md §7 classifies them by. */
-const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
+const conversationCtes = (p: ScopeParams, unitOf: (localCreatedAt: string) => string) => `
   range as (
-    select $3::date::timestamp at time zone $2 as starts_at,
-           ($4::date + 1)::timestamp at time zone $2 as ends_at
+    select ${p.from}::date::timestamp at time zone ${p.zone} as starts_at,
+           (${p.to}::date + 1)::timestamp at time zone ${p.zone} as ends_at
   ),
   conversation_facts as (
     select c.id, c.contact_id, c.close_type, c.finished_at is not null as closed,
-           ${unitOf('c.created_at at time zone $2')} as unit_start,
+           ${unitOf(`c.created_at at time zone ${p.zone}`)} as unit_start,
            -- Whole seconds, rounded down; a clock set backwards must not make a chat last negative time.
            greatest(0, floor(extract(epoch from c.finished_at - c.created_at)))::bigint as duration,
            coalesce(bool_or(m.type = 'message' and m.sub_type = 'contact'), false) as has_contact,
@@ -34,9 +37,9 @@ const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
            (array_agg(m.sub_type order by m.created_at desc, m.seq desc)
              filter (where m.type = 'message' and m.sub_type in ('contact', 'agent')))[1] as last_sender
     from range r
-    join conversations c on c.account_id = $1 and c.created_at >= r.starts_at and c.created_at < r.ends_at
+    join conversations c on c.account_id = ${p.account} and c.created_at >= r.starts_at and c.created_at < r.ends_at
     left join messages m on m.account_id = c.account_id and m.conversation_id = c.id
-    where $5::text is null or c.group_id = $5
+    where ${p.group}::text is null or c.group_id = ${p.group}
     -- The primary key: the conversation's other columns follow from it.
     group by c.account_id, c.id
   ),
@@ -61,7 +64,7 @@ const conversationCtes = (unitOf: (localCreatedAt: string) => string) => `
              coalesce(sum(m.response_time) filter (where m.is_reply), 0) as response_sum,
              count(m.response_time) filter (where m.is_reply) as response_count
       from messages m
-      where m.account_id = $1 and m.conversation_id = c.id and m.type = 'message' and m.sub_type = 'agent'
+      where m.account_id = ${p.account} and m.conversation_id = c.id and m.type = 'message' and m.sub_type = 'agent'
       group by m.agent_id
     ) x
   )`;
@@ -105,7 +108,8 @@ const chatFields = (counts: string, replies: string) => `
   ${mean(`${replies}.response_sum`, `${replies}.response_count`)} as "avgResponse",
   coalesce(${counts}.total_duration, 0) as "totalDuration"`;
 
-const rowCtes = (labels: string) => `
+/** The overview and agent rows of each unit of `units`, each starting with the unit's `labels` columns. */
+const rowCtes = (p: ScopeParams, labels: string[]) => `
   overview_counts as (
     select c.unit_start, count(*) as channels, count(distinct c.contact_id) as visitors,
            count(*) filter (where c.is_chat) as chats,
@@ -121,10 +125,12 @@ const rowCtes = (labels: string) => `
     group by c.unit_start
   ),
   overview_rows as (
-    select ${labels}
-           coalesce(s.visitors, 0) as "visitors", coalesce(s.channels, 0) as "channels", coalesce(s.chats, 0) as "chats",
-           ${chatFields('s', 'r')},
-           coalesce(s.missed, 0) as "missed", coalesce(s.offline, 0) as "offline"
+    select ${[
+      ...labels,
+      'coalesce(s.visitors, 0) as "visitors", coalesce(s.channels, 0) as "channels", coalesce(s.chats, 0) as "chats"',
+      chatFields('s', 'r'),
+      'coalesce(s.missed, 0) as "missed", coalesce(s.offline, 0) as "offline"',
+    ].join(',\n           ')}
     from units u
     left join overview_counts s on s.unit_start = u.unit_start
     left join overview_replies r on r.unit_start = u.unit_start
@@ -133,7 +139,7 @@ const rowCtes = (labels: string) => `
   agent_list as (
     select a.id, a.id::bigint as user_id, coalesce(a.nickname, a.full_name, a.email) as nickname
     from agents a
-    where a.account_id = $1 and (a.deleted_at is null or a.id in (select agent_id from agent_replies))
+    where a.account_id = ${p.account} and (a.deleted_at is null or a.id in (select agent_id from agent_replies))
   ),
   -- Per agent over the chats it wrote in: a conversation the contact never wrote in is none (its triggered does not count).
   agent_counts as (
@@ -143,46 +149,64 @@ const rowCtes = (labels: string) => `
     group by c.unit_start, x.agent_id
   ),
   agent_rows as (
-    select ${labels} a.user_id as "userId", a.nickname as "nickname", ${chatFields('s', 's')}
+    select ${[...labels, 'a.user_id as "userId"', 'a.nickname as "nickname"', chatFields('s', 's')].join(', ')}
     from units u
     cross join agent_list a
     left join agent_counts s on s.unit_start = u.unit_start and s.agent_id = a.id
   )`;
 
 /** unitId, unitName, unitLongName of unit `u` (docs/behaviour.md §7); `to_char` names are English whatever the locale. */
-const UNIT_LABELS: Record<Interval, string> = {
-  day: `to_char(u.unit_start, 'YYYY-MM-DD') as "unitId", to_char(u.unit_start, 'Mon FMDD') as "unitName",
-        to_char(u.unit_start, 'FMDay, FMMonth FMDD, YYYY') as "unitLongName",`,
-  week: `to_char(u.unit_start, 'IYYY-"W"IW') as "unitId", to_char(u.unit_start, '"W"IW') as "unitName",
-         to_char(u.unit_start, case when extract(year from u.unit_start) = extract(year from u.unit_start + interval '6 days')
-                                    then 'Mon FMDD' else 'Mon FMDD, YYYY' end)
-           || ' - ' || to_char(u.unit_start + interval '6 days', 'Mon FMDD, YYYY') as "unitLongName",`,
-  month: `to_char(u.unit_start, 'YYYY-MM') as "unitId", to_char(u.unit_start, 'Mon YYYY') as "unitName",
-          to_char(u.unit_start, 'FMMonth YYYY') as "unitLongName",`,
+const UNIT_LABELS: Record<Interval, string[]> = {
+  day: [
+    `to_char(u.unit_start, 'YYYY-MM-DD') as "unitId"`,
+    `to_char(u.unit_start, 'Mon FMDD') as "unitName"`,
+    `to_char(u.unit_start, 'FMDay, FMMonth FMDD, YYYY') as "unitLongName"`,
+  ],
+  week: [
+    `to_char(u.unit_start, 'IYYY-"W"IW') as "unitId"`,
+    `to_char(u.unit_start, '"W"IW') as "unitName"`,
+    `to_char(u.unit_start, case when extract(year from u.unit_start) = extract(year from u.unit_start + interval '6 days')
+                                then 'Mon FMDD' else 'Mon FMDD, YYYY' end)
+       || ' - ' || to_char(u.unit_start + interval '6 days', 'Mon FMDD, YYYY') as "unitLongName"`,
+  ],
+  month: [
+    `to_char(u.unit_start, 'YYYY-MM') as "unitId"`,
+    `to_char(u.unit_start, 'Mon YYYY') as "unitName"`,
+    `to_char(u.unit_start, 'FMMonth YYYY') as "unitLongName"`,
+  ],
 };
 
+/** The statement and parameters of an export of `scope`: `build` writes the SQL from the placeholders. */
+function statement(scope: StatsScope, build: (params: SqlParams, p: ScopeParams) => string): { sql: string; params: unknown[] } {
+  const params = new SqlParams();
+  const p = params.addAll({ account: scope.accountId, zone: scope.timezone, from: scope.from, to: scope.to, group: scope.group });
+  return { sql: build(params, p), params: params.values };
+}
+
 /** By unit: every unit overlapping from..to (the ends may be cut; only days inside count). */
-const byUnit = (interval: Interval, select: string) => `
-  with ${conversationCtes((local) => `date_trunc($6, ${local})`)},
-  units as (
-    select generate_series(date_trunc($6, $3::date::timestamp), $4::date::timestamp, ('1 ' || $6)::interval) as unit_start
-  ),
-  ${rowCtes(UNIT_LABELS[interval])}
-  ${select}`;
-
-const eachInterval = (select: string) =>
-  Object.fromEntries(INTERVALS.map((interval) => [interval, byUnit(interval, select)])) as Record<Interval, string>;
-
-const OVERVIEW_SQL = eachInterval('select * from overview_rows order by "unitId"');
-const AGENTS_SQL = eachInterval('select * from agent_rows order by "unitId", "userId"');
+export const byUnit = (scope: StatsScope, interval: Interval, select: string) =>
+  statement(scope, (params, p) => {
+    const unit = params.add(interval);
+    return `
+      with ${conversationCtes(p, (local) => `date_trunc(${unit}, ${local})`)},
+      units as (
+        select generate_series(date_trunc(${unit}, ${p.from}::date::timestamp), ${p.to}::date::timestamp, ('1 ' || ${unit})::interval) as unit_start
+      ),
+      ${rowCtes(p, UNIT_LABELS[interval])}
+      ${select}`;
+  });
 
 /** The whole range as a single unit. */
-const TOTALS_SQL = `
-  with ${conversationCtes(() => '$3::date::timestamp')},
-  units as (select $3::date::timestamp as unit_start),
-  ${rowCtes('')}
-  select o.*, (select coalesce(json_agg(a order by a."userId"), '[]'::json) from agent_rows a) as agents
-  from overview_rows o`;
+export const totalsStatement = (scope: StatsScope) =>
+  statement(
+    scope,
+    (_params, p) => `
+      with ${conversationCtes(p, () => `${p.from}::date::timestamp`)},
+      units as (select ${p.from}::date::timestamp as unit_start),
+      ${rowCtes(p, [])}
+      select o.*, (select coalesce(json_agg(a order by a."userId"), '[]'::json) from agent_rows a) as agents
+      from overview_rows o`,
+  );
 
 /** The date (YYYY-MM-DD) of `at` in `timezone`, by the database's zone rules like every count. */
 export async function localDate(db: Queryable, at: Date, timezone: string): Promise<string> {
@@ -190,13 +214,11 @@ export async function localDate(db: Queryable, at: Date, timezone: string): Prom
   return rows[0].day;
 }
 
-const scopeParams = (scope: StatsScope) => [scope.accountId, scope.timezone, scope.from, scope.to, scope.group];
-
 /**
  * Runs one export query. Its many aggregate expressions make PostgreSQL's JIT
  * compile for seconds on a large range, much longer than the query itself runs.
  */
-function run<R>(db: Db, sql: string, params: unknown[]): Promise<R[]> {
+function run<R>(db: Db, { sql, params }: { sql: string; params: unknown[] }): Promise<R[]> {
   return db.transaction(async (tx) => {
     await tx.query('set local jit = off');
     return (await tx.query<R>(sql, params)).rows;
@@ -204,14 +226,14 @@ function run<R>(db: Db, sql: string, params: unknown[]): Promise<R[]> {
 }
 
 export async function totals(db: Db, scope: StatsScope): Promise<{ overview: Overview; agents: AgentEntry[] }> {
-  const [{ agents, ...overview }] = await run<Overview & { agents: AgentEntry[] }>(db, TOTALS_SQL, scopeParams(scope));
+  const [{ agents, ...overview }] = await run<Overview & { agents: AgentEntry[] }>(db, totalsStatement(scope));
   return { overview, agents };
 }
 
 export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
-  return run<OverviewRecord>(db, OVERVIEW_SQL[interval], [...scopeParams(scope), interval]);
+  return run<OverviewRecord>(db, byUnit(scope, interval, 'select * from overview_rows order by "unitId"'));
 }
 
 export function agentRecords(db: Db, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
-  return run<AgentRecord>(db, AGENTS_SQL[interval], [...scopeParams(scope), interval]);
+  return run<AgentRecord>(db, byUnit(scope, interval, 'select * from agent_rows order by "unitId", "userId"'));
 }

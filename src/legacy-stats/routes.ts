@@ -69,18 +69,29 @@ const LEGACY_ERRORS: Record<number, string> = {
   415: 'Body neither a form nor JSON (`unsupported_media_type`)',
   429: 'Rate limit exceeded (`too_many_requests`); see Retry-After',
   500: 'Unexpected failure (`internal_error`), with a request id',
+  503: 'The queries did not finish within HEAVY_QUERY_TIMEOUT_MS (`service_unavailable`); see Retry-After',
 };
 
 /** route() with this export's own error body in place of error_payload. */
 function legacyRoute<P extends TObject, R extends TSchema>(doc: {
+  operationId: string;
   summary: string;
   description: string;
   parameters: P;
   response: R;
   in: 'querystring' | 'body';
 }) {
-  const options = route({ summary: doc.summary, description: doc.description, tags, response: doc.response, [doc.in]: doc.parameters });
-  const statuses = doc.in === 'body' ? [400, 401, 403, 413, 415, 429, 500] : [400, 401, 403, 429, 500];
+  const options = route({
+    operationId: doc.operationId,
+    summary: doc.summary,
+    description: doc.description,
+    tags,
+    response: doc.response,
+    [doc.in]: doc.parameters,
+    // A POST reads the same parameters from a form or a JSON body.
+    ...(doc.in === 'body' ? { documentedBody: { 'application/x-www-form-urlencoded': doc.parameters, 'application/json': doc.parameters } } : {}),
+  });
+  const statuses = doc.in === 'body' ? [400, 401, 403, 413, 415, 429, 500, 503] : [400, 401, 403, 429, 500, 503];
   const errors = statuses.map((status) => [
     status,
     { description: LEGACY_ERRORS[status], content: { 'application/json': { schema: LegacyError } } },
@@ -137,9 +148,12 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     else request.query = parameters;
   });
 
+  // The export's queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503).
+  const heavyDeps: Deps = { ...deps, db: deps.db.heavy };
   const operations = [
     {
       path: '/totals',
+      operationId: 'exportLegacyTotals',
       summary: 'Statistics totals over a range',
       description: 'The overview counters and each agent’s counters over from..to.',
       parameters: TotalsParameters,
@@ -148,6 +162,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     {
       path: '/overview',
+      operationId: 'exportLegacyOverview',
       summary: 'Overview statistics by day, week or month',
       description: 'The overview counters for every unit overlapping from..to, keyed by unitId.',
       parameters: IntervalParameters,
@@ -156,6 +171,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
     {
       path: '/agents',
+      operationId: 'exportLegacyAgents',
       summary: 'Per-agent statistics by day, week or month',
       description: 'Each agent’s counters for every unit overlapping from..to.',
       parameters: IntervalParameters,
@@ -164,7 +180,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     },
   ];
 
-  for (const { path, summary, description, parameters, response, run } of operations) {
+  for (const { path, operationId, summary, description, parameters, response, run } of operations) {
     const doc = {
       summary,
       description:
@@ -175,12 +191,17 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     };
     const handle = async (request: FastifyRequest, input: unknown) => ({
       success: true as const,
-      ...(await run(deps, request.legacyAccount as stats.LegacyAccount, input as Parameters)),
+      ...(await run(heavyDeps, request.legacyAccount as stats.LegacyAccount, input as Parameters)),
     });
-    app.get(path, legacyRoute({ ...doc, in: 'querystring' }), (request) => handle(request, request.query));
+    app.get(path, legacyRoute({ ...doc, operationId, in: 'querystring' }), (request) => handle(request, request.query));
     app.post(
       path,
-      legacyRoute({ ...doc, description: `${doc.description} POST takes the same parameters as a form or JSON body.`, in: 'body' }),
+      legacyRoute({
+        ...doc,
+        operationId: `${operationId}FromBody`,
+        description: `${doc.description} POST takes the same parameters as a form or JSON body.`,
+        in: 'body',
+      }),
       (request) => handle(request, request.body),
     );
   }

@@ -97,17 +97,20 @@ const RangeFields = Type.Object(
 
 const success = Type.Literal(true);
 
-export const TotalsResponse = Type.Object({ success, interval: RangeFields, overview: Overview, agents: Type.Array(AgentEntry) });
+export const TotalsResponse = Type.Object(
+  { success, interval: RangeFields, overview: Overview, agents: Type.Array(AgentEntry) },
+  { title: 'legacy_totals_response' },
+);
 export const OverviewResponse = Type.Object({
   success,
   interval: RangeFields,
   records: Type.Record(Type.String(), OverviewRecord, { description: 'One record per unit overlapping the range, keyed by unitId' }),
-});
+}, { title: 'legacy_overview_response' });
 export const AgentsResponse = Type.Object({
   success,
   interval: RangeFields,
   records: Type.Array(AgentRecord, { description: 'One record per agent and unit, by unit then userId' }),
-});
+}, { title: 'legacy_agents_response' });
 
 export const LegacyError = Type.Object(
   {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
-import { GROUPS, TAGS, type NamedResource, type NamedResourceKind } from './schema.ts';
+import { GROUPS, type NamedResource, type NamedResourceKind } from './schema.ts';
 
 // `kind.plural` names the table: one of two constants, never caller input.
 
@@ -30,26 +30,18 @@ export async function deleteNamed(db: Queryable, kind: NamedResourceKind, accoun
 }
 
 /**
- * The ids among `ids` that are not resources of the account. The ones found are
- * locked (key share) until the caller's transaction ends, so a concurrent delete
- * cannot remove what the caller is about to refer to.
+ * SQL: the ids of the text array `ids` that are not resources of the account, in their order. The ones found
+ * are locked (key share) until the caller's transaction ends, so a concurrent delete cannot remove what the
+ * caller is about to refer to. The arguments name the query's parameters, so a larger query can embed it.
  */
-export async function missingNamedIds(db: Queryable, kind: NamedResourceKind, accountId: string, ids: string[]): Promise<string[]> {
+export const missingNamedIdsSql = (kind: NamedResourceKind, account: string, ids: string) =>
+  `array(select u.id from unnest(${ids}::text[]) with ordinality u (id, ord)
+         where not exists (select 1 from ${kind.plural} r where r.account_id = ${account} and r.id = u.id for key share)
+         order by u.ord)`;
+
+/** The ids among `ids` that are not groups of the account (found ones locked, see missingNamedIdsSql). */
+export async function missingGroupIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
-  const { rows } = await db.query<{ id: string }>(
-    `select id from ${kind.plural} where account_id = $1 and id = any($2::text[]) for key share`,
-    [accountId, ids],
-  );
-  const found = new Set(rows.map((row) => row.id));
-  return ids.filter((id) => !found.has(id));
-}
-
-/** The ids among `ids` that are not groups of the account. */
-export function missingGroupIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
-  return missingNamedIds(db, GROUPS, accountId, ids);
-}
-
-/** The ids among `ids` that are not tags of the account. */
-export function missingTagIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
-  return missingNamedIds(db, TAGS, accountId, ids);
+  const { rows } = await db.query<{ missing: string[] }>(`select ${missingNamedIdsSql(GROUPS, '$1', '$2')} as missing`, [accountId, ids]);
+  return rows[0].missing;
 }

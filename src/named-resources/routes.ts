@@ -14,10 +14,12 @@ const tags = ['Management'];
  */
 export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsyncTypebox<{ deps: Deps }> {
   const path = `/${kind.plural}`;
+  const [singular, plural] = [kind.singular, kind.plural].map((name) => name[0].toUpperCase() + name.slice(1));
   return async (app, { deps }) => {
     app.post(
       path,
       route({
+        operationId: `create${singular}`,
         summary: `Create a ${kind.singular}`,
         description: kind.purpose,
         tags,
@@ -31,6 +33,7 @@ export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsync
     app.get(
       path,
       route({
+        operationId: `list${plural}`,
         summary: `List ${kind.plural}`,
         description: `Scope account:manage or statistics:read (to name the ${kind.plural} statistics filter by).`,
         tags,
@@ -43,6 +46,7 @@ export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsync
     app.delete(
       `${path}/:id`,
       route({
+        operationId: `delete${singular}`,
         summary: `Delete a ${kind.singular}`,
         description: 'Records that name it keep its id; new references to it are refused as unknown.',
         tags,

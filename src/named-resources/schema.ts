@@ -50,7 +50,7 @@ export const NamedResource = (kind: NamedResourceKind) =>
 export type NamedResource = Static<ReturnType<typeof NamedResource>>;
 
 export const NamedResourceList = (kind: NamedResourceKind) =>
-  Type.Object({ [kind.plural]: Type.Array(NamedResource(kind), { description: 'Oldest first' }) });
+  Type.Object({ [kind.plural]: Type.Array(NamedResource(kind), { description: 'Oldest first' }) }, { title: `${kind.singular}_list` });
 
 export const CreateNamedResourceBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100, description: 'Display name; not unique' }) },

@@ -1,24 +1,10 @@
-import type { Db, Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.ts';
+import { SqlParams } from '../db/params.ts';
 import type { BucketStart } from './format.ts';
 import { METRICS, type DateInterval, type Field, type MetricName } from './metrics.ts';
 
 /** Wall-clock times travel as text in this form, never as `timestamp` values (which pg would read in Node's zone). */
 const WALL_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS'`;
-
-// pg_timezone_names reads the whole zone database (tens of milliseconds), so
-// each database's list is read once.
-const zoneNames = new WeakMap<Db, Promise<Set<string>>>();
-
-/** The IANA zone names this database knows. */
-export function timeZoneNames(db: Db): Promise<Set<string>> {
-  let names = zoneNames.get(db);
-  if (!names) {
-    names = db.query<{ name: string }>('select name from pg_timezone_names').then(({ rows }) => new Set(rows.map((row) => row.name)));
-    names.catch(() => zoneNames.delete(db));
-    zoneNames.set(db, names);
-  }
-  return names;
-}
 
 /** The instants that local wall-clock times (`YYYY-MM-DDTHH:MM:SS[.mmm]`) denote in `timeZone`, in order. */
 export async function resolveLocalTimes(db: Queryable, timeZone: string, walls: string[]): Promise<Date[]> {
@@ -58,8 +44,15 @@ export interface AggregateRow {
   last_at: Date | null;
 }
 
-/** Per row of `base` (alias b): the expression a level groups by, and how a group's key is rendered as text. */
-function levelKey(level: Level, index: number): { rowKey: string; render: (key: string) => string; lateral?: string; nonNull?: string } {
+/**
+ * Per row of `base` (alias b): the expression a level groups by, and how a group's key is rendered as text.
+ * Request values reach the SQL only through `param` (the interval too, though the schema allows six).
+ */
+function levelKey(
+  level: Level,
+  index: number,
+  param: (value: unknown) => string,
+): { rowKey: string; render: (key: string) => string; lateral?: string; nonNull?: string } {
   if (level.type === 'terms') {
     const column = `b.f${index}`;
     if (level.field.kind === 'array') {
@@ -82,7 +75,7 @@ function levelKey(level: Level, index: number): { rowKey: string; render: (key: 
     case 'hour_of_day':
       return { rowKey: 'extract(hour from b.local_at)', render: (key) => wall(`timestamp '2024-01-01' + ${key}::int * interval '1 hour'`) };
     default:
-      return { rowKey: `date_trunc('${level.interval}', b.local_at)`, render: wall };
+      return { rowKey: `date_trunc(${param(level.interval)}::text, b.local_at)`, render: wall };
   }
 }
 
@@ -148,13 +141,32 @@ function byRollup(base: string, keys: LevelKey[], valueOf: string, limit: number
  * tell that the response would exceed its bucket budget.
  */
 export async function aggregate(db: Queryable, query: AggregateQuery, limit: number): Promise<AggregateRow[]> {
+  const { sql, params } = aggregateSql(query, limit);
+  const { rows } = await db.query<{ level: number; k1: string | null; k2: string | null; k3: string | null } & Omit<AggregateRow, 'keys' | 'level'>>(
+    sql,
+    params,
+  );
+  return rows.map((row) => ({
+    level: row.level,
+    keys: [row.k1, row.k2, row.k3].slice(0, row.level) as string[],
+    count: row.count,
+    value: row.value,
+    first_at: row.first_at,
+    last_at: row.last_at,
+  }));
+}
+
+/**
+ * The statement of aggregate() and its parameters. SQL text comes only from this
+ * module and METRICS/FIELDS; every value of the request is a parameter
+ * (repository.test.ts pins the text for a few requests).
+ */
+export function aggregateSql(query: AggregateQuery, limit: number): { sql: string; params: unknown[] } {
   const metric = METRICS[query.metric];
-  const params: unknown[] = [query.accountId, query.timeZone];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const conditions = [`s.account_id = $1`, metric.where];
+  const params = new SqlParams();
+  const param = (value: unknown) => params.add(value);
+  const { account, zone } = params.addAll({ account: query.accountId, zone: query.timeZone });
+  const conditions = [`s.account_id = ${account}`, metric.where];
   if (query.from) conditions.push(`${metric.time} >= ${param(query.from)}::timestamptz`);
   if (query.until) conditions.push(`${metric.time} < ${param(query.until)}::timestamptz`);
   for (const filter of query.filters) {
@@ -171,24 +183,13 @@ export async function aggregate(db: Queryable, query: AggregateQuery, limit: num
     count: 'count(*)::float8',
   }[metric.aggregate];
 
-  const keys = query.levels.map(levelKey);
+  const keys = query.levels.map((level, i) => levelKey(level, i, param));
   const base = `
-    select ${metric.time} as at, ${metric.time} at time zone $2 as local_at, ${metric.value ?? 'null::float8'} as value${termColumns}
+    select ${metric.time} as at, ${metric.time} at time zone ${zone} as local_at, ${metric.value ?? 'null::float8'} as value${termColumns}
     from ${metric.table} s
     where ${conditions.join(' and ')}`;
   const sql = keys.some((key) => key.lateral) ? byArms(base, keys, valueOf, limit) : byRollup(base, keys, valueOf, limit);
-  const { rows } = await db.query<{ level: number; k1: string | null; k2: string | null; k3: string | null } & Omit<AggregateRow, 'keys' | 'level'>>(
-    sql,
-    params,
-  );
-  return rows.map((row) => ({
-    level: row.level,
-    keys: [row.k1, row.k2, row.k3].slice(0, row.level) as string[],
-    count: row.count,
-    value: row.value,
-    first_at: row.first_at,
-    last_at: row.last_at,
-  }));
+  return { sql, params: params.values };
 }
 
 /**

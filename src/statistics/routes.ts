@@ -6,9 +6,12 @@ import { StatisticsBody, StatisticsQuery, StatisticsResponse } from './schema.ts
 import { computeStatistics } from './service.ts';
 
 export const statisticsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  // Statistics queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503).
+  const heavyDeps: Deps = { ...deps, db: deps.db.heavy };
   app.post(
     '/statistics',
     route({
+      operationId: 'getStatistics',
       summary: 'Compute statistics',
       description:
         'Each caller-named entry computes one metric over a time range, optionally filtered and split into ' +
@@ -19,7 +22,8 @@ export const statisticsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async
       querystring: StatisticsQuery,
       body: StatisticsBody,
       response: StatisticsResponse,
+      errors: [503],
     }),
-    async (request) => computeStatistics(deps, callerOf(request).accountId, request.query.timezone, request.body),
+    async (request) => computeStatistics(heavyDeps, callerOf(request).accountId, request.query.timezone, request.body),
   );
 };

@@ -1,5 +1,5 @@
 import { Type, type Static, type TUnsafe } from '@sinclair/typebox';
-import { Nullable, PATTERN_MESSAGE } from '../http/schemas.ts';
+import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
 import { DATE_INTERVALS, METRIC_NAMES } from './metrics.ts';
 
 export const MAX_AGGS = 3;
@@ -33,7 +33,7 @@ const FilterScalar = { type: ['string', 'number', 'boolean'], maxLength: 256 } a
 
 const Filter = Type.Object(
   {
-    field: Type.String({ description: 'A field of the metric source object (see the README)' }),
+    field: Type.String({ description: "A field of the metric's source object (the fields per source: docs/api.md, Statistics, Filters)" }),
     value: Type.Unsafe<string | number | boolean | (string | number | boolean)[]>({
       type: ['string', 'number', 'boolean', 'array'],
       maxLength: 256,
@@ -51,8 +51,8 @@ const Filter = Type.Object(
 // each type needs is checked by the service.
 const Aggregation = Type.Object(
   {
-    type: Type.String({ enum: ['date', 'terms'] }),
-    interval: Type.Optional(Type.String({ enum: [...DATE_INTERVALS], description: 'date: the bucket interval' })),
+    type: StringEnum(['date', 'terms'] as const, { description: '`date` buckets by time, `terms` by the values of a field' }),
+    interval: Type.Optional(StringEnum(DATE_INTERVALS, { description: 'date: the bucket interval' })),
     format: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'date: Moment.js tokens for the bucket key' })),
     field: Type.Optional(Type.String({ description: 'terms: the field whose values make the buckets' })),
   },
@@ -61,7 +61,7 @@ const Aggregation = Type.Object(
 
 export const StatisticsEntry = Type.Object(
   {
-    name: Type.String({ enum: [...METRIC_NAMES], description: 'The metric' }),
+    name: StringEnum(METRIC_NAMES, { description: 'The metric' }),
     range: Type.Object(
       { from: Type.Optional(RangeValue), to: Type.Optional(RangeValue) },
       { additionalProperties: false, description: 'Inclusive; a missing or null end is open' },
@@ -114,4 +114,4 @@ export const StatisticsResultSchema = Type.Object(
   { title: 'statistics_result_entry' },
 );
 
-export const StatisticsResponse = Type.Record(Type.String(), StatisticsResultSchema);
+export const StatisticsResponse = Type.Record(Type.String(), StatisticsResultSchema, { title: 'statistics_response' });

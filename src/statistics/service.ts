@@ -2,6 +2,7 @@ import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
 import { formatBucketStart, type BucketStart } from './format.ts';
 import { DEFAULT_FORMATS, FIELDS, METRICS, type DateInterval, type Field, type MetricName } from './metrics.ts';
+import { isKnownTimeZone } from '../db/time-zones.ts';
 import * as repo from './repository.ts';
 import { MAX_BUCKETS, type Bucket, type StatisticsBody, type StatisticsEntry, type StatisticsResult } from './schema.ts';
 
@@ -85,7 +86,7 @@ function filterValues(field: Field, value: unknown, path: string, problems: Prob
 }
 
 function planEntry(key: string, entry: StatisticsEntry, problems: Problems): Plan {
-  const metric = entry.name as MetricName;
+  const metric = entry.name;
   const fields = FIELDS[METRICS[metric].source];
   const fieldNames = Object.keys(fields);
   const fieldOf = (name: string, path: string): Field | null => {
@@ -112,8 +113,7 @@ function planEntry(key: string, entry: StatisticsEntry, problems: Problems): Pla
     if (agg.type === 'date') {
       if (agg.interval === undefined) problems.add(`${path}.interval`, 'required', 'is required');
       else {
-        const interval = agg.interval as DateInterval;
-        levels.push({ level: { type: 'date', interval }, format: agg.format ?? DEFAULT_FORMATS[interval] });
+        levels.push({ level: { type: 'date', interval: agg.interval }, format: agg.format ?? DEFAULT_FORMATS[agg.interval] });
       }
     } else if (agg.field === undefined) {
       problems.add(`${path}.field`, 'required', 'is required');
@@ -241,7 +241,7 @@ export async function computeStatistics(
   body: StatisticsBody,
 ): Promise<Record<string, StatisticsResult>> {
   const problems = new Problems();
-  if (!(await repo.timeZoneNames(deps.db)).has(timeZone)) {
+  if (!(await isKnownTimeZone(deps.db, timeZone))) {
     problems.add('timezone', 'format', 'must be an IANA time zone name such as Europe/Prague', 'query');
   }
   const plans = Object.entries(body).map(([key, entry]) => planEntry(key, entry, problems));

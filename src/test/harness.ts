@@ -15,6 +15,8 @@ import { createAccount } from '../accounts/service.ts';
 import { createToken } from '../tokens/service.ts';
 import type { Scope } from '../auth/scopes.ts';
 import { randomString } from '../ids.ts';
+import { createMetrics } from '../metrics/metrics.ts';
+import { measuredDb } from '../metrics/db.ts';
 
 export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
@@ -33,9 +35,9 @@ export class TestClock {
   }
 }
 
-async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
+async function openTestDb(heavyQueryTimeoutMs: number): Promise<{ db: Db; drop: () => Promise<void> }> {
   if (engine === 'pglite') {
-    const db = await openDb({ dataDir: 'memory' });
+    const db = await openDb({ dataDir: 'memory', heavyQueryTimeoutMs });
     return { db, drop: async () => undefined };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -47,7 +49,7 @@ async function openTestDb(): Promise<{ db: Db; drop: () => Promise<void> }> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString() });
+  const db = await openDb({ databaseUrl: url.toString(), heavyQueryTimeoutMs });
   return {
     db,
     drop: async () => {
@@ -95,11 +97,13 @@ export interface Client {
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const { db, drop } = await openTestDb();
+  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, ...overrides };
+  const opened = await openTestDb(config.heavyQueryTimeoutMs);
+  const metrics = createMetrics();
+  const db = measuredDb(opened.db, metrics);
   await migrate(db);
   const clock = new TestClock();
-  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, ...overrides };
-  const deps: Deps = { db, config, now: clock.now };
+  const deps: Deps = { db, config, now: clock.now, metrics };
   const app = await buildApp(deps, { logger: false });
   await app.ready();
 
@@ -134,17 +138,17 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     deps,
     clock,
     async account() {
-      const created = await createAccount(db);
+      const created = await createAccount(deps);
       return { accountId: created.account_id, token: created.token, apiKey: created.api_key };
     },
     async token(account, scopes) {
-      return (await createToken(db, account.accountId, { name: 'test', scopes })).token;
+      return (await createToken(deps, account.accountId, { name: 'test', scopes })).token;
     },
     client,
     async close() {
       await app.close();
       await db.close();
-      await drop();
+      await opened.drop();
     },
   };
 }

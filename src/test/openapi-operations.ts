@@ -45,9 +45,29 @@ interface OpenApiOperation {
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
 }
 
+/**
+ * `doc` with every `#/components/schemas/` reference replaced by the schema it names,
+ * so tests walking schemas see the named ones (conversation, message, ...) too.
+ */
+export function dereference<T>(doc: T): T {
+  const schemas = (doc as { components?: { schemas?: Record<string, unknown> } }).components?.schemas ?? {};
+  const resolve = (node: unknown, seen: readonly string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item) => resolve(item, seen));
+    if (typeof node !== 'object' || node === null) return node;
+    const ref = (node as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+      const name = ref.slice('#/components/schemas/'.length);
+      if (seen.includes(name)) throw new Error(`recursive schema ${name}`);
+      return resolve(schemas[name], [...seen, name]);
+    }
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value, seen)]));
+  };
+  return resolve(doc, []) as T;
+}
+
 /** Every operation of the OpenAPI document the app serves. */
 export function operationsOf(t: TestApp): Operation[] {
-  const doc = t.app.swagger() as unknown as { paths: Record<string, Record<string, OpenApiOperation>> };
+  const doc = dereference(t.app.swagger() as unknown as { paths: Record<string, Record<string, OpenApiOperation>> });
   return Object.entries(doc.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, op]) => {
       const parameters = op.parameters ?? [];

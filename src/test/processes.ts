@@ -35,8 +35,12 @@ export function tempDataDir(): Storage {
 /** Fresh storage on the engine under test: a data directory, or a new PostgreSQL database. */
 export async function freshStorage(): Promise<Storage> {
   if (engine === 'pglite') return tempDataDir();
-  const adminUrl = process.env.TEST_DATABASE_URL as string;
-  const name = `cs_proc_${process.pid}_${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  return freshPostgresDatabase(process.env.TEST_DATABASE_URL as string, 'cs_proc');
+}
+
+/** A new database on the server `adminUrl` names (`<prefix>_<pid>_<random>`), dropped by `cleanup`. */
+export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<Storage> {
+  const name = `${prefix}_${process.pid}_${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();

@@ -12,6 +12,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
   app.post(
     '/tokens',
     route({
+      operationId: 'createToken',
       summary: 'Create an API token',
       description: 'The token is in this response only. A token can grant only scopes it holds itself (else 403).',
       tags,
@@ -19,18 +20,19 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       body: CreateTokenBody,
       response: CreatedToken,
     }),
-    async (request) => tokens.createTokenFor(deps.db, callerOf(request), request.body),
+    async (request) => tokens.createTokenFor(deps, callerOf(request), request.body),
   );
 
   app.get(
     '/tokens',
-    route({ summary: 'List API tokens', tags, scope: 'account:manage', response: TokenList }),
+    route({ operationId: 'listTokens', summary: 'List API tokens', tags, scope: 'account:manage', response: TokenList }),
     async (request) => ({ tokens: await tokens.listTokens(deps.db, callerOf(request).accountId) }),
   );
 
   app.delete(
     '/tokens/:id',
     route({
+      operationId: 'revokeToken',
       summary: 'Revoke an API token',
       description: 'Takes effect at once.',
       tags,

@@ -21,7 +21,10 @@ export const CreatedToken = Type.Object(
   { title: 'created_token' },
 );
 
-export const TokenList = Type.Object({ tokens: Type.Array(TokenRecord, { description: 'Tokens not revoked; secrets are never listed' }) });
+export const TokenList = Type.Object(
+  { tokens: Type.Array(TokenRecord, { description: 'Tokens not revoked; secrets are never listed' }) },
+  { title: 'token_list' },
+);
 
 export const CreateTokenBody = Type.Object(
   { name: Type.String({ minLength: 1, maxLength: 100, description: 'What the token is for' }), scopes: Scopes },

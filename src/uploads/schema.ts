@@ -17,7 +17,7 @@ export const UploadResult = Type.Object(
   {
     token: Type.String({ description: 'Use as `token` of an `upload` attachment in this account, within 24 hours' }),
     file_name: Type.String({ description: 'The stored file name (last path segment of the given name)' }),
-    file_type: Type.String({ description: 'MIME type as sent (the part or request Content-Type); application/octet-stream when missing' }),
+    file_type: Type.String({ description: 'MIME type as sent (the part or request Content-Type); application/octet-stream when missing or malformed' }),
     size: Type.Integer({ description: 'Bytes' }),
   },
   { title: 'upload' },
@@ -25,6 +25,19 @@ export const UploadResult = Type.Object(
 
 /** The bytes of an upload, as served by the download route. */
 export const UploadContent = Type.Unsafe<Buffer>({
-  description: 'The stored bytes, with the upload Content-Type and a Content-Disposition attachment header',
+  description:
+    'The stored bytes with nosniff and a sandboxing CSP; png, jpeg, gif and webp inline, every other file as an attachment; ' +
+    'a type a browser could render or run (HTML, SVG, XML, scripts) is served as application/octet-stream',
   content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
 });
+
+const FileBytes = Type.Unsafe<Blob>({ type: 'string', format: 'binary', description: 'The file, at most 20 MiB' });
+
+/** The two bodies POST /uploads reads itself (no schema validates them): documented for clients. */
+export const UploadBodies = {
+  'multipart/form-data': Type.Object(
+    { file: FileBytes },
+    { description: 'The file in a part named `file` (its filename and Content-Type name it); no other part' },
+  ),
+  '*/*': { ...FileBytes, description: 'The raw file, with its Content-Type; name it with `?file_name=`' },
+};

@@ -38,6 +38,42 @@ export function cleanFileType(raw: string | undefined): string {
   return value.length <= 255 && MIME_TYPE.test(value) ? value : DEFAULT_FILE_TYPE;
 }
 
+/** Images a browser may show in a page (docs/behaviour.md §11); every other file is served as a download. */
+const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** Types a browser renders as a page or runs, in any spelling (text/html, image/svg+xml, application/rss+xml, text/javascript, …). */
+const ACTIVE_TYPE = /html|xml|svg|script/;
+
+/**
+ * The Content-Type a stored file is served with: its stored type, unless a browser
+ * could render that as a page or run it (HTML, SVG, XML, scripts, any text/* but
+ * text/plain and text/csv, any unusual top-level type): those are served as
+ * application/octet-stream (docs/behaviour.md §11).
+ */
+export function servedFileType(fileType: string): string {
+  const essence = fileType.split(';')[0].trim().toLowerCase();
+  const [topLevel] = essence.split('/');
+  const passive =
+    essence === 'text/plain' || essence === 'text/csv' || (['application', 'audio', 'font', 'image', 'video'].includes(topLevel) && !ACTIVE_TYPE.test(essence));
+  return passive ? fileType : DEFAULT_FILE_TYPE;
+}
+
+/**
+ * The Content-Disposition of a download (RFC 6266): `inline` for png, jpeg, gif and
+ * webp images, `attachment` for every other file, with an ASCII fallback name and
+ * the exact UTF-8 name. Path separators, control characters and the bidirectional
+ * overrides that disguise an extension (`photo\u202Egpj.exe`) never reach the
+ * browser; the fallback also drops quotes and `%` (some browsers percent-decode it).
+ */
+export function contentDisposition(fileName: string, servedType: string): string {
+  const disposition = INLINE_IMAGE_TYPES.has(servedType.split(';')[0].trim().toLowerCase()) ? 'inline' : 'attachment';
+  // eslint-disable-next-line no-control-regex -- control characters are what we remove
+  const safeName = fileName.replace(/[\u0000-\u001f\u007f/\\\u202a-\u202e\u2066-\u2069]/g, '_');
+  const fallback = safeName.replace(/[^\x20-\x7e]|["%]/g, '_');
+  const encoded = encodeURIComponent(safeName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
 export interface UploadedFile {
   /** As sent (query or multipart part); undefined when neither names it. */
   fileName: string | undefined;

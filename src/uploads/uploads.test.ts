@@ -110,11 +110,29 @@ describe('POST /v2/uploads', () => {
     const missing = await uploadRaw(account.token, 'x', undefined, '?file_name=b.bin');
     assert.equal(missing.status, 200);
     assert.equal(missing.body.file_type, 'application/octet-stream');
-    // A multipart part without Content-Type is text/plain (RFC 7578).
+    // RFC 7578 would read a part without Content-Type as text/plain; an unknown file is not text.
     const untyped = await uploadMultipart(account.token, [{ name: 'file', fileName: 'c.txt', data: 'x' }]);
-    assert.equal(untyped.body.file_type, 'text/plain');
+    assert.equal(untyped.status, 200);
+    assert.equal(untyped.body.file_type, 'application/octet-stream');
+    const download = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'c.txt')}/content`);
+    assert.equal(download.headers['content-type'], 'application/octet-stream');
     const withCharset = await uploadRaw(account.token, 'x', 'text/plain; charset=utf-8', '?file_name=a.txt');
     assert.equal(withCharset.body.file_type, 'text/plain; charset=utf-8');
+  });
+
+  it('keeps a multipart part Content-Type as sent, parameters included', async () => {
+    const account = await t.account();
+    const plain = await uploadMultipart(account.token, [{ name: 'file', fileName: 'a.txt', contentType: 'text/plain', data: 'x' }]);
+    assert.equal(plain.body.file_type, 'text/plain');
+    const withCharset = await uploadMultipart(account.token, [{ name: 'file', fileName: 'b.txt', contentType: 'text/plain; charset=iso-8859-1', data: 'x' }]);
+    assert.equal(withCharset.body.file_type, 'text/plain; charset=iso-8859-1');
+    const quotedBoundary = await t.client(account.token).request({
+      method: 'POST',
+      url: '/v2/uploads',
+      payload: multipartBody([{ name: 'file', fileName: 'c.pdf', contentType: 'application/pdf', data: 'x' }]),
+      headers: { 'content-type': `multipart/form-data; boundary="${BOUNDARY}"` },
+    });
+    assert.equal(quotedBoundary.body.file_type, 'application/pdf');
   });
 
   it('accepts exactly 20 MiB and refuses one byte more with 413, storing nothing', async () => {
@@ -217,16 +235,53 @@ describe('POST /v2/uploads', () => {
 describe('GET /v2/uploads/{id}/content', () => {
   it('returns the bytes with their type, an attachment disposition and nosniff', async () => {
     const account = await t.account();
-    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x10]);
-    await uploadMultipart(account.token, [{ name: 'file', fileName: 'photo.png', contentType: 'image/png', data: bytes }]);
-    const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'photo.png')}/content`);
+    const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0x00, 0xff, 0x10]);
+    await uploadMultipart(account.token, [{ name: 'file', fileName: 'report.pdf', contentType: 'application/pdf', data: bytes }]);
+    const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'report.pdf')}/content`);
     assert.equal(res.status, 200);
     assert.deepEqual(res.raw.rawPayload, bytes);
-    assert.equal(res.headers['content-type'], 'image/png');
-    assert.equal(res.headers['content-disposition'], `attachment; filename="photo.png"; filename*=UTF-8''photo.png`);
+    assert.equal(res.headers['content-type'], 'application/pdf');
+    assert.equal(res.headers['content-disposition'], `attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`);
     assert.equal(res.headers['x-content-type-options'], 'nosniff');
+    assert.equal(res.headers['content-security-policy'], "default-src 'none'; sandbox");
     assert.equal(res.headers['content-length'], '7');
   });
+
+  // [stored type, served type, disposition]
+  const servedTypes: [string, string, 'inline' | 'attachment'][] = [
+    ['image/png', 'image/png', 'inline'],
+    ['image/jpeg', 'image/jpeg', 'inline'],
+    ['IMAGE/GIF', 'IMAGE/GIF', 'inline'],
+    ['image/webp', 'image/webp', 'inline'],
+    ['image/bmp', 'image/bmp', 'attachment'],
+    ['image/svg+xml', 'application/octet-stream', 'attachment'],
+    ['text/html', 'application/octet-stream', 'attachment'],
+    ['Text/HTML; charset=utf-8', 'application/octet-stream', 'attachment'],
+    ['application/xhtml+xml', 'application/octet-stream', 'attachment'],
+    ['text/xml', 'application/octet-stream', 'attachment'],
+    ['application/xml', 'application/octet-stream', 'attachment'],
+    ['text/javascript', 'application/octet-stream', 'attachment'],
+    ['application/javascript', 'application/octet-stream', 'attachment'],
+    ['text/css', 'application/octet-stream', 'attachment'],
+    ['multipart/x-mixed-replace; boundary=x', 'application/octet-stream', 'attachment'],
+    ['text/plain; charset=utf-8', 'text/plain; charset=utf-8', 'attachment'],
+    ['text/csv', 'text/csv', 'attachment'],
+    ['application/json', 'application/json', 'attachment'],
+    ['video/mp4', 'video/mp4', 'attachment'],
+  ];
+  for (const [stored, served, disposition] of servedTypes) {
+    it(`serves a ${stored} upload as ${served}, ${disposition}, nosniff`, async () => {
+      const account = await t.account();
+      const active = '"<script>alert(1)</script>"'; // also JSON, which the test client parses
+      await uploadRaw(account.token, active, stored, '?file_name=f.bin');
+      const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'f.bin')}/content`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers['content-type'], served);
+      assert.equal(res.headers['content-disposition'], `${disposition}; filename="f.bin"; filename*=UTF-8''f.bin`);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff');
+      assert.equal(res.raw.body, active);
+    });
+  }
 
   it('names non-ASCII files with an ASCII fallback and the exact UTF-8 name', async () => {
     const account = await t.account();
@@ -237,6 +292,23 @@ describe('GET /v2/uploads/{id}/content', () => {
       res.headers['content-disposition'],
       `attachment; filename="_berweisung _M_rz_.pdf"; filename*=UTF-8''%C3%9Cberweisung%20%22M%C3%A4rz%22.pdf`,
     );
+  });
+
+  it('never lets a file name break the header, disguise its extension or name a path', async () => {
+    const account = await t.account();
+    const name = 'a";b%41\u202Efdp.exe';
+    await uploadRaw(account.token, 'x', 'application/pdf', `?file_name=${encodeURIComponent(name)}`);
+    const res = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, name)}/content`);
+    assert.equal(res.headers['content-disposition'], `attachment; filename="a_;b_41_fdp.exe"; filename*=UTF-8''a%22%3Bb%2541_fdp.exe`);
+    // A name stored before names were cleaned on upload.
+    const legacy = await uploadRaw(account.token, 'x', 'application/pdf', '?file_name=legacy.pdf');
+    assert.equal(legacy.status, 200);
+    const id = await uploadIdOf(account, 'legacy.pdf');
+    await t.db.query(`update uploads set file_name = $3 where account_id = $1 and id = $2`, [account.accountId, id, '../x\\y\r\nSet-Cookie: a=b.pdf']);
+    const stored = await t.client(account.token).get(`/v2/uploads/${id}/content`);
+    assert.equal(stored.status, 200);
+    assert.equal(stored.headers['content-disposition'], `attachment; filename=".._x_y__Set-Cookie: a=b.pdf"; filename*=UTF-8''.._x_y__Set-Cookie%3A%20a%3Db.pdf`);
+    assert.equal(stored.headers['set-cookie'], undefined);
   });
 
   it("answers 404 for unknown ids and for another account's upload", async () => {

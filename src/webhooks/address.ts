@@ -1,40 +1,56 @@
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import ipaddr from 'ipaddr.js';
 
-/** Loopback, private, link-local and other non-public ranges (WEBHOOK_BLOCK_PRIVATE). */
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, 'ipv6');
+/** The IPv4 address in bits `from`..`from + 32` of an IPv6 address, its bits inverted for Teredo's client. */
+function embeddedIPv4(address: ipaddr.IPv6, from: number, inverted = false): ipaddr.IPv4 {
+  const bytes = address.toByteArray().slice(from / 8, from / 8 + 4);
+  return new ipaddr.IPv4(inverted ? bytes.map((byte) => byte ^ 0xff) : bytes);
 }
 
-/** True for addresses a webhook must not reach when private addresses are blocked. */
-export function isNonPublicAddress(address: string): boolean {
-  const mappedV4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mappedV4) return NON_PUBLIC.check(mappedV4[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return NON_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+/** The IPv4 addresses an IPv6 address leads to, by its ipaddr.js range; none when it embeds none. */
+function embeddedIPv4s(address: ipaddr.IPv6, range: string): ipaddr.IPv4[] {
+  switch (range) {
+    case 'rfc6145': // ::ffff:0:a.b.c.d, IPv4-translated
+      return [embeddedIPv4(address, 96)];
+    case 'rfc6052': // 64:ff9b::a.b.c.d, NAT64 (the /96 well-known prefix; the local-use /48 is not global)
+      return address.match(ipaddr.IPv6.parse('64:ff9b::'), 96) ? [embeddedIPv4(address, 96)] : [];
+    case '6to4': // 2002:AABB:CCDD::
+      return [embeddedIPv4(address, 16)];
+    case 'teredo': // 2001:0:server:flags:port:~client
+      return [embeddedIPv4(address, 32), embeddedIPv4(address, 96, true)];
+    default:
+      return [];
+  }
+}
+
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parse('2000::');
+
+/**
+ * Why a webhook may not connect to `address` (docs/behaviour.md §11), or null when
+ * it is a global unicast address. The reason is the ipaddr.js range: loopback,
+ * private, linkLocal, carrierGradeNat, reserved (documentation, benchmarking, 240/4…),
+ * uniqueLocal, multicast, unspecified, broadcast, ipv4Mapped, and the other special
+ * ranges; an IPv6 address outside 2000::/3 is `reserved`. The NAT64, 6to4,
+ * IPv4-translated and Teredo addresses lead to the IPv4 address they embed and are
+ * judged by it: `6to4 of 127.0.0.1, loopback`.
+ */
+export function blockedRange(address: string): string | null {
+  if (!isIP(address)) return 'not an IP address';
+  const parsed = ipaddr.parse(address);
+  const range = parsed.range();
+  if (parsed.kind() === 'ipv4') return range === 'unicast' ? null : range;
+  const v6 = parsed as ipaddr.IPv6;
+  if (range === 'unicast') return v6.match(GLOBAL_UNICAST_V6, 3) ? null : 'reserved';
+  const embedded = embeddedIPv4s(v6, range);
+  if (embedded.length === 0) return range;
+  const blocked = embedded.find((v4) => v4.range() !== 'unicast');
+  return blocked ? `${range} of ${blocked.toString()}, ${blocked.range()}` : null;
+}
+
+/** The refusal of a blocked address, for a create error and a delivery attempt alike. */
+export function blockedAddressText(address: string, range: string): string {
+  return `${address} (${range}), which webhooks may not reach (WEBHOOK_BLOCK_PRIVATE is on)`;
 }
 
 /** The host of a URL as DNS and isIP() expect it (IPv6 literals without brackets). */
@@ -54,20 +70,18 @@ export async function resolveHost(host: string): Promise<string[]> {
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * A `lookup` for http.request that refuses non-public addresses at connection
- * time, so a name that later resolves to a private address (DNS rebinding) is
- * refused too.
+ * A `lookup` for http.request that refuses blocked addresses at connection time,
+ * so a name that resolves to another address than when the webhook was created
+ * (DNS rebinding) is refused too: the checked answer is the one connected to.
  */
 export function publicOnlyLookup(hostname: string, options: LookupOptions, callback: LookupCallback): void {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
-    const blocked = addresses.find((entry) => isNonPublicAddress(entry.address));
-    if (blocked) return callback(privateAddressError(hostname, blocked.address), []);
+    for (const entry of addresses) {
+      const range = blockedRange(entry.address);
+      if (range) return callback(new Error(`${hostname} resolves to ${blockedAddressText(entry.address, range)}`), []);
+    }
     if (options.all) return callback(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);
   });
-}
-
-export function privateAddressError(host: string, address: string): Error {
-  return new Error(`${host} resolves to the non-public address ${address} (WEBHOOK_BLOCK_PRIVATE is on)`);
 }

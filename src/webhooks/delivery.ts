@@ -6,7 +6,10 @@
  *    one per conversation, plus one for account-level events.
  * 2. Due deliveries are claimed with a lease (FOR UPDATE SKIP LOCKED), at most
  *    one per lane, so events of a conversation arrive in order and a failing
- *    conversation holds up only its own later events.
+ *    conversation holds up only its own later events. The worker claims as soon
+ *    as events settle (woken by the instance's event hub) and as soon as a
+ *    delivery finishes (the next of its lane is due at once), so a fast receiver
+ *    gets events at the pace it answers.
  * 3. Each claimed delivery is POSTed, signed, with a timeout; any non-2xx or
  *    failure is retried with exponential backoff and jitter until 24 hours
  *    after the event was queued, then given up.
@@ -17,10 +20,12 @@
 import { createHmac } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { toEventBody } from '../events/repository.ts';
+import { settledEventId } from '../events/horizon.ts';
+import type { EventHub } from '../events/hub.ts';
 import { claimDueDeliveries, finishAttempt, pruneAttempts, queueNewEvents, type ClaimedDelivery } from './queue.ts';
 import { postJson } from './sender.ts';
 
-type DeliveryDeps = Pick<Deps, 'db' | 'config' | 'now'>;
+type DeliveryDeps = Pick<Deps, 'db' | 'config' | 'now' | 'metrics'>;
 
 export const SIGNATURE_HEADER = 'X-Chat-Service-Hmac';
 /** Retries stop this long after the event was queued. */
@@ -37,7 +42,10 @@ const MAX_IN_FLIGHT_PER_WEBHOOK = 10;
 /** Events moved from the outbox per webhook per pass. */
 const QUEUE_BATCH = 1000;
 const ATTEMPT_RETENTION_MS = 7 * 24 * 3600 * 1000;
-const POLL_INTERVAL_MS = 500;
+/** How often the worker looks for deliveries that came due with time (retries, expired leases of other instances). */
+const DUE_POLL_INTERVAL_MS = 1000;
+/** How often the worker forgets old attempts. */
+const PRUNE_INTERVAL_MS = 60_000;
 
 /** Hex HMAC-SHA256 of the exact body bytes, keyed with the webhook's secret. */
 export function sign(secret: string, body: string): string {
@@ -58,11 +66,9 @@ function retryAt(config: DeliveryDeps['config'], delivery: ClaimedDelivery, fail
   return new Date(Math.min(failedAt.getTime() + retryDelayMs(config.webhookRetryBaseMs, delivery.attempts), deadline));
 }
 
-/** Queues new events, then leases up to `limit` due deliveries. */
+/** Leases up to `limit` due deliveries. */
 async function claimDue(deps: DeliveryDeps, limit: number): Promise<ClaimedDelivery[]> {
   const now = deps.now();
-  await queueNewEvents(deps.db, now, QUEUE_BATCH);
-  await pruneAttempts(deps.db, new Date(now.getTime() - ATTEMPT_RETENTION_MS));
   const leasedUntil = new Date(now.getTime() + deps.config.webhookTimeoutMs + LEASE_MARGIN_MS);
   return claimDueDeliveries(deps.db, now, leasedUntil, { limit, perWebhook: MAX_IN_FLIGHT_PER_WEBHOOK });
 }
@@ -84,20 +90,26 @@ async function attempt(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<b
   );
   const delivered = sent.statusCode !== null && sent.statusCode >= 200 && sent.statusCode < 300;
   const finishedAt = deps.now();
-  await finishAttempt(
-    deps.db,
-    delivery,
-    { attemptedAt, ...sent, nextAttemptAt: delivered ? null : retryAt(deps.config, delivery, finishedAt) },
-    finishedAt,
-  );
+  const nextAttemptAt = delivered ? null : retryAt(deps.config, delivery, finishedAt);
+  await finishAttempt(deps.db, delivery, { attemptedAt, ...sent, nextAttemptAt }, finishedAt);
+  const outcome = delivered ? 'delivered' : nextAttemptAt ? 'retrying' : 'failed';
+  deps.metrics.webhookDeliveries.inc({ outcome });
+  deps.metrics.webhookDeliveryDuration.observe({ outcome }, sent.durationMs / 1000);
   return delivered;
 }
 
+function forgetOldAttempts(deps: DeliveryDeps): Promise<void> {
+  return pruneAttempts(deps.db, new Date(deps.now().getTime() - ATTEMPT_RETENTION_MS));
+}
+
 /**
- * One pass: queues new events, sends every due delivery (up to the in-flight
- * limit) and waits for them. Tests call this; servers run startWebhookWorker.
+ * One pass: forgets old attempts, queues new events, sends every due delivery
+ * (up to the in-flight limit) and waits for them. Tests call this; servers run
+ * startWebhookWorker.
  */
 export async function deliverDueWebhooks(deps: DeliveryDeps): Promise<{ attempted: number; delivered: number }> {
+  await forgetOldAttempts(deps);
+  await queueNewEvents(deps.db, deps.now(), await settledEventId(deps.db), QUEUE_BATCH);
   const claimed = await claimDue(deps, MAX_IN_FLIGHT);
   const results = await Promise.all(claimed.map((delivery) => attempt(deps, delivery)));
   return { attempted: claimed.length, delivered: results.filter(Boolean).length };
@@ -108,32 +120,73 @@ interface Log {
 }
 
 /**
- * Delivers continuously: every POLL_INTERVAL_MS it claims as many due
- * deliveries as free slots allow, without waiting for the ones in flight, so
- * a slow receiver never delays the others. Returns the function that stops it
- * (it waits for the deliveries in flight, at most WEBHOOK_TIMEOUT_MS).
+ * Delivers continuously. A pass queues the events settled since the last one and
+ * claims as many due deliveries as free slots allow, without waiting for the ones
+ * in flight, so a slow receiver never delays the others. A pass runs when the
+ * hub reports settled events, when a delivery finishes (its lane's next one is
+ * due now), and every DUE_POLL_INTERVAL_MS for retries; passes never overlap, and
+ * requests during one make one more. Returns the function that stops it (it waits
+ * for the deliveries in flight, at most WEBHOOK_TIMEOUT_MS).
  */
-export function startWebhookWorker(deps: DeliveryDeps, log: Log): () => Promise<void> {
+export function startWebhookWorker(deps: DeliveryDeps, events: EventHub, log: Log): () => Promise<void> {
   const inFlight = new Set<Promise<unknown>>();
-  let tick: Promise<void> | undefined;
-  const run = async () => {
-    const claimed = await claimDue(deps, MAX_IN_FLIGHT - inFlight.size);
-    for (const delivery of claimed) {
+  let stopped = false;
+  let passing: Promise<void> | undefined;
+  let passAgain = false;
+  // Queueing is skipped while nothing settled since it last found nothing to queue.
+  let queuedThrough = -1;
+
+  const pass = async () => {
+    const settled = events.settled;
+    if (settled > queuedThrough) {
+      const served = await queueNewEvents(deps.db, deps.now(), settled, QUEUE_BATCH);
+      // A full pass may have left events (per-webhook batches, webhooks busy elsewhere): queue again next time.
+      if (served === 0) queuedThrough = settled;
+    }
+    const free = MAX_IN_FLIGHT - inFlight.size;
+    if (free <= 0) return;
+    for (const delivery of await claimDue(deps, free)) {
       const sending = attempt(deps, delivery)
         .catch((error) => log.error({ err: error, webhook_id: delivery.webhook_id }, 'webhook delivery failed'))
-        .finally(() => inFlight.delete(sending));
+        .finally(() => {
+          inFlight.delete(sending);
+          requestPass();
+        });
       inFlight.add(sending);
     }
   };
-  const timer = setInterval(() => {
-    if (tick || inFlight.size >= MAX_IN_FLIGHT) return;
-    tick = run()
+  function requestPass(): void {
+    if (stopped) return;
+    if (passing) {
+      passAgain = true;
+      return;
+    }
+    passing = (async () => {
+      do {
+        passAgain = false;
+        await pass();
+      } while (passAgain && !stopped);
+    })()
       .catch((error) => log.error({ err: error }, 'webhook delivery pass failed'))
-      .finally(() => (tick = undefined));
-  }, POLL_INTERVAL_MS);
+      .finally(() => (passing = undefined));
+  }
+
+  const stopWaking = events.onEveryEvent(requestPass);
+  const dueTimer = setInterval(requestPass, DUE_POLL_INTERVAL_MS);
+  let pruning: Promise<void> | undefined;
+  const pruneTimer = setInterval(() => {
+    pruning ??= forgetOldAttempts(deps)
+      .catch((error) => log.error({ err: error }, 'pruning webhook attempts failed'))
+      .finally(() => (pruning = undefined));
+  }, PRUNE_INTERVAL_MS);
+  requestPass();
   return async () => {
-    clearInterval(timer);
-    await tick;
+    stopped = true;
+    stopWaking();
+    clearInterval(dueTimer);
+    clearInterval(pruneTimer);
+    await passing;
+    await pruning;
     await Promise.all(inFlight);
   };
 }

@@ -8,18 +8,21 @@ import type { Db, Queryable } from '../db/db.ts';
 import type { EventRow } from '../events/repository.ts';
 
 /**
- * Moves new outbox events into the queues of the webhooks that have some, at
+ * Moves new outbox events, up to `throughId` (the settled horizon,
+ * src/events/horizon.ts), into the queues of the webhooks that have some, at
  * most `batchSize` per webhook. A lane's first queued delivery is due now; the
  * ones behind it wait for it. Returns how many webhooks were served.
  */
-export async function queueNewEvents(db: Db, now: Date, batchSize: number): Promise<number> {
+export async function queueNewEvents(db: Db, now: Date, throughId: number, batchSize: number): Promise<number> {
   return db.transaction(async (tx) => {
     // Webhooks busy in another instance are skipped: they are served next time.
     const { rows: locked } = await tx.query<{ account_id: string; id: string }>(
-      `select w.account_id, w.id from webhooks w join accounts a on a.account_id = w.account_id
-       where w.queued_through_event_id < a.last_event_id
+      `select w.account_id, w.id from webhooks w
+       where exists (select 1 from events e
+                     where e.account_id = w.account_id and e.id > w.queued_through_event_id and e.id <= $1)
        limit 100
        for update of w skip locked`,
+      [throughId],
     );
     if (locked.length === 0) return 0;
     // A new statement, so it sees every delivery finished before the locks were taken.
@@ -30,7 +33,7 @@ export async function queueNewEvents(db: Db, now: Date, batchSize: number): Prom
          join webhooks w on w.account_id = l.account_id and w.id = l.webhook_id
          cross join lateral (
            select id, type, conversation_id from events
-           where account_id = w.account_id and id > w.queued_through_event_id
+           where account_id = w.account_id and id > w.queued_through_event_id and id <= $5
            order by id limit $4
          ) e
        ), queued as (
@@ -47,7 +50,7 @@ export async function queueNewEvents(db: Db, now: Date, batchSize: number): Prom
        update webhooks w set queued_through_event_id = m.last_event_id
        from (select account_id, webhook_id, max(event_id) as last_event_id from batch group by account_id, webhook_id) m
        where w.account_id = m.account_id and w.id = m.webhook_id`,
-      [locked.map((row) => row.account_id), locked.map((row) => row.id), now, batchSize],
+      [locked.map((row) => row.account_id), locked.map((row) => row.id), now, batchSize, throughId],
     );
     return locked.length;
   });

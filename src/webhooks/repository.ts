@@ -15,17 +15,17 @@ const toWebhook = (row: WebhookRow): Webhook => ({
   created_at: row.created_at.toISOString(),
 });
 
-/** The webhook starts after the account's newest event: it gets only later ones. */
+/** The webhook starts after `queuedThroughEventId`: it gets only later events. */
 export async function insertWebhook(
   db: Queryable,
   accountId: string,
-  input: { id: string; url: string; eventTypes: string[] | null; secret: string },
+  input: { id: string; url: string; eventTypes: string[] | null; secret: string; queuedThroughEventId: number },
 ): Promise<Webhook> {
   const { rows } = await db.query<WebhookRow>(
     `insert into webhooks (account_id, id, url, event_types, secret, queued_through_event_id)
-     select $1, $2, $3, $4, $5, last_event_id from accounts where account_id = $1
+     values ($1, $2, $3, $4, $5, $6)
      returning id, url, event_types, created_at`,
-    [accountId, input.id, input.url, input.eventTypes, input.secret],
+    [accountId, input.id, input.url, input.eventTypes, input.secret, input.queuedThroughEventId],
   );
   return toWebhook(rows[0]);
 }

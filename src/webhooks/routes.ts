@@ -12,6 +12,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.post(
     '/webhooks',
     route({
+      operationId: 'createWebhook',
       summary: 'Create a webhook',
       description:
         'Every event of the account (or of the listed types) committed from now on is POSTed to `url`, signed with ' +
@@ -26,13 +27,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     '/webhooks',
-    route({ summary: 'List webhooks', tags, scope: 'account:manage', response: WebhookList }),
+    route({ operationId: 'listWebhooks', summary: 'List webhooks', tags, scope: 'account:manage', response: WebhookList }),
     async (request) => ({ webhooks: await webhooks.listWebhooks(deps, callerOf(request).accountId) }),
   );
 
   app.delete(
     '/webhooks/:id',
     route({
+      operationId: 'deleteWebhook',
       summary: 'Delete a webhook',
       description: 'Its pending deliveries are dropped.',
       tags,
@@ -50,6 +52,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
   app.get(
     '/webhooks/:id/deliveries',
     route({
+      operationId: 'listWebhookDeliveries',
       summary: 'Recent delivery attempts of a webhook',
       tags,
       scope: 'account:manage',

@@ -36,7 +36,10 @@ export const CreatedWebhook = Type.Object(
 );
 export type CreatedWebhook = Static<typeof CreatedWebhook>;
 
-export const WebhookList = Type.Object({ webhooks: Type.Array(Webhook, { description: "The account's webhooks, oldest first; secrets are never listed" }) });
+export const WebhookList = Type.Object(
+  { webhooks: Type.Array(Webhook, { description: "The account's webhooks, oldest first; secrets are never listed" }) },
+  { title: 'webhook_list' },
+);
 
 export const DeliveryAttempt = Type.Object(
   {
@@ -53,6 +56,7 @@ export const DeliveryAttempt = Type.Object(
 );
 export type DeliveryAttempt = Static<typeof DeliveryAttempt>;
 
-export const DeliveryAttemptList = Type.Object({
-  deliveries: Type.Array(DeliveryAttempt, { description: 'The 100 most recent attempts, newest first (kept 7 days)' }),
-});
+export const DeliveryAttemptList = Type.Object(
+  { deliveries: Type.Array(DeliveryAttempt, { description: 'The 100 most recent attempts, newest first (kept 7 days)' }) },
+  { title: 'webhook_delivery_attempt_list' },
+);

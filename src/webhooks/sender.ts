@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { hostOf, isNonPublicAddress, privateAddressError, publicOnlyLookup } from './address.ts';
+import { blockedAddressText, blockedRange, hostOf, publicOnlyLookup } from './address.ts';
 
 export interface SendResult {
   /** The receiver's status, or null when none came. */
@@ -39,9 +39,8 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     }
     const host = hostOf(target);
     // IP literals are connected to without a lookup, so they are checked here.
-    if (options.blockPrivate && isIP(host) && isNonPublicAddress(host)) {
-      return resolve(result(null, privateAddressError(host, host).message));
-    }
+    const literalRange = options.blockPrivate && isIP(host) ? blockedRange(host) : null;
+    if (literalRange) return resolve(result(null, blockedAddressText(host, literalRange)));
     const transport = target.protocol === 'https:' ? https : http;
     const request = transport.request(target, {
       method: 'POST',

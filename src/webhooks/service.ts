@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.ts';
 import { invalidArgument, notFound } from '../http/errors.ts';
 import { newId, randomString } from '../ids.ts';
-import { hostOf, isNonPublicAddress, resolveHost } from './address.ts';
+import { blockedAddressText, blockedRange, hostOf, resolveHost } from './address.ts';
 import type { CreateWebhookBody, CreatedWebhook, DeliveryAttempt, Webhook } from './schema.ts';
 import * as repo from './repository.ts';
+import { settledEventId } from '../events/horizon.ts';
 
 type WebhookDeps = Pick<Deps, 'db' | 'config'>;
 
@@ -17,11 +18,13 @@ export async function createWebhook(deps: WebhookDeps, accountId: string, input:
     url: input.url,
     eventTypes: input.events ?? null,
     secret,
+    // Every event committed before the creation is at or below the settled horizon.
+    queuedThroughEventId: await settledEventId(deps.db),
   });
   return { ...webhook, secret };
 }
 
-/** http(s) only; with WEBHOOK_BLOCK_PRIVATE, the host must resolve to public addresses only. */
+/** http(s) only; with WEBHOOK_BLOCK_PRIVATE (the default), the host must resolve to global unicast addresses only (docs/behaviour.md §11). */
 async function checkUrl(config: WebhookDeps['config'], raw: string): Promise<void> {
   const url = URL.canParse(raw) ? new URL(raw) : null;
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
@@ -35,9 +38,9 @@ async function checkUrl(config: WebhookDeps['config'], raw: string): Promise<voi
   } catch {
     throw invalidArgument('url', 'resolvable', `host ${host} does not resolve`);
   }
-  const blocked = addresses.find(isNonPublicAddress);
-  if (blocked !== undefined) {
-    throw invalidArgument('url', 'public_address', `resolves to the non-public address ${blocked} (WEBHOOK_BLOCK_PRIVATE is on)`);
+  for (const address of addresses) {
+    const range = blockedRange(address);
+    if (range) throw invalidArgument('url', 'public_address', `resolves to ${blockedAddressText(address, range)}`);
   }
 }
 

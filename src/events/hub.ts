@@ -1,0 +1,206 @@
+/**
+ * One per instance: learns of committed events and wakes whoever reads them
+ * here (the account's open streams, the webhook worker), so readers never poll.
+ *
+ * Writers announce their account on EVENTS_CHANNEL after commit
+ * (src/events/outbox.ts). The hub LISTENs once for the instance, steps the
+ * settled horizon (src/events/horizon.ts) until it covers the ids handed out
+ * before the announcement, then wakes that account's subscribers. A slow safety
+ * poll finds events whose announcement was lost (a dropped LISTEN connection, a
+ * crash between commit and notify): a lost notification only delays.
+ *
+ * The hub also rechecks the tokens of its open streams, in one query for the
+ * instance every TOKEN_CHECK_MS, so a stream ends soon after its token is
+ * revoked (or its account deleted).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Db } from '../db/db.ts';
+import { EventHorizon } from './horizon.ts';
+import { EVENTS_CHANNEL } from './outbox.ts';
+
+/** Between horizon steps while announced events are not settled yet (their writers have not all finished). */
+const STEP_RETRY_MS = 5;
+/** How often the tokens of open streams are checked for revocation. */
+export const TOKEN_CHECK_MS = 2000;
+
+type Wake = () => void;
+
+export interface EventHubOptions {
+  /** How often the safety poll looks for events nobody announced. */
+  safetyPollMs: number;
+}
+
+export class EventHub {
+  readonly #db: Db;
+  readonly #options: EventHubOptions;
+  readonly #horizon = new EventHorizon();
+  readonly #subscribers = new Map<string, Set<Wake>>();
+  /** Wakes on every settled event of any account (the webhook worker). */
+  readonly #everyEvent = new Set<Wake>();
+  /** Accounts announced since the last step began. */
+  #announced = new Set<string>();
+  /** Announced accounts waiting for the horizon to reach the id they need. */
+  readonly #waiting = new Map<string, number>();
+  #stepping: Promise<void> | undefined;
+  #stepAgain = false;
+  /** The horizon the safety poll last looked up to. */
+  #polledThrough = 0;
+  #safetyTimer: NodeJS.Timeout | undefined;
+  /** Watched tokens by account and token id, with what to call once revoked. */
+  readonly #tokens = new Map<string, { accountId: string; tokenId: string; onRevoked: Set<() => void> }>();
+  #tokenTimer: NodeJS.Timeout | undefined;
+  #checkingTokens: Promise<void> | undefined;
+  #unlisten: (() => Promise<void>) | undefined;
+  readonly #closing = new AbortController();
+
+  constructor(db: Db, options: EventHubOptions) {
+    this.#db = db;
+    this.#options = options;
+  }
+
+  /**
+   * Listens, then settles the horizon up to the events committed so far (unless
+   * a write transaction is still open: then the next steps settle them).
+   */
+  async start(): Promise<void> {
+    this.#unlisten = await this.#db.listen(EVENTS_CHANNEL, (accountId) => {
+      this.#announced.add(accountId);
+      this.#step();
+    });
+    await this.#horizon.advance(this.#db);
+    await this.#horizon.advance(this.#db);
+    this.#polledThrough = this.#horizon.settled;
+    this.#safetyTimer = setInterval(() => void this.#safetyPoll(), this.#options.safetyPollMs);
+    this.#safetyTimer.unref();
+    this.#tokenTimer = setInterval(() => (this.#checkingTokens ??= this.#checkTokens().finally(() => (this.#checkingTokens = undefined))), TOKEN_CHECK_MS);
+    this.#tokenTimer.unref();
+  }
+
+  /** Every event with an id up to this one that will ever commit has committed (as far as this instance knows). */
+  get settled(): number {
+    return this.#horizon.settled;
+  }
+
+  /** Fires when the hub closes: streams end on it. */
+  get closing(): AbortSignal {
+    return this.#closing.signal;
+  }
+
+  /** Calls `wake` whenever new events of the account have settled. Returns the function that stops it. */
+  subscribe(accountId: string, wake: Wake): () => void {
+    let wakes = this.#subscribers.get(accountId);
+    if (!wakes) this.#subscribers.set(accountId, (wakes = new Set()));
+    wakes.add(wake);
+    return () => {
+      wakes.delete(wake);
+      if (wakes.size === 0 && this.#subscribers.get(accountId) === wakes) this.#subscribers.delete(accountId);
+    };
+  }
+
+  /** Calls `wake` whenever new events of any account have settled. Returns the function that stops it. */
+  onEveryEvent(wake: Wake): () => void {
+    this.#everyEvent.add(wake);
+    return () => this.#everyEvent.delete(wake);
+  }
+
+  /** Calls `onRevoked` once the token is revoked (or gone), within TOKEN_CHECK_MS. Returns the function that stops it. */
+  watchToken(accountId: string, tokenId: string, onRevoked: () => void): () => void {
+    const key = `${accountId}\u0000${tokenId}`;
+    let watched = this.#tokens.get(key);
+    if (!watched) this.#tokens.set(key, (watched = { accountId, tokenId, onRevoked: new Set() }));
+    watched.onRevoked.add(onRevoked);
+    return () => {
+      watched.onRevoked.delete(onRevoked);
+      if (watched.onRevoked.size === 0 && this.#tokens.get(key) === watched) this.#tokens.delete(key);
+    };
+  }
+
+  /** Stops listening and polling, and ends the streams (their `closing` signal fires). */
+  async close(): Promise<void> {
+    this.#closing.abort();
+    clearInterval(this.#safetyTimer);
+    clearInterval(this.#tokenTimer);
+    await this.#unlisten?.();
+    await this.#stepping;
+    await this.#checkingTokens;
+  }
+
+  async #checkTokens(): Promise<void> {
+    if (this.#tokens.size === 0) return;
+    const watched = [...this.#tokens.values()];
+    try {
+      const { rows } = await this.#db.query<{ account_id: string; id: string }>(
+        `select t.account_id, t.id from unnest($1::text[], $2::text[]) as w (account_id, id)
+         join api_tokens t on t.account_id = w.account_id and t.id = w.id
+         where t.revoked_at is null`,
+        [watched.map((token) => token.accountId), watched.map((token) => token.tokenId)],
+      );
+      const valid = new Set(rows.map((row) => `${row.account_id}\u0000${row.id}`));
+      for (const token of watched) {
+        const key = `${token.accountId}\u0000${token.tokenId}`;
+        if (valid.has(key)) continue;
+        this.#tokens.delete(key);
+        for (const onRevoked of token.onRevoked) onRevoked();
+      }
+    } catch {
+      // Checked again at the next interval.
+    }
+  }
+
+  /** Steps the horizon until every announced account is settled; one run at a time. */
+  #step(): void {
+    if (this.#stepping) {
+      this.#stepAgain = true;
+      return;
+    }
+    this.#stepping = this.#run().finally(() => (this.#stepping = undefined));
+  }
+
+  async #run(): Promise<void> {
+    do {
+      this.#stepAgain = false;
+      // Ids of events announced before this step were handed out before it reads the sequence.
+      const announced = this.#announced;
+      this.#announced = new Set();
+      try {
+        await this.#horizon.advance(this.#db);
+      } catch {
+        // The database failed: the announced accounts are looked up again by the safety poll.
+        return;
+      }
+      for (const accountId of announced) this.#waiting.set(accountId, this.#horizon.newest);
+      const settled = this.#horizon.settled;
+      const ready = [...this.#waiting].filter(([, through]) => through <= settled).map(([accountId]) => accountId);
+      for (const accountId of ready) this.#waiting.delete(accountId);
+      this.#wake(ready);
+      if (this.#waiting.size > 0 && !this.#closing.signal.aborted) {
+        await sleep(STEP_RETRY_MS);
+        this.#stepAgain = true;
+      }
+    } while (this.#stepAgain && !this.#closing.signal.aborted);
+  }
+
+  #wake(accountIds: readonly string[]): void {
+    if (accountIds.length === 0) return;
+    for (const accountId of accountIds) for (const wake of this.#subscribers.get(accountId) ?? []) wake();
+    for (const wake of this.#everyEvent) wake();
+  }
+
+  /** One step and one query for the whole instance: the accounts with events settled since the last poll. */
+  async #safetyPoll(): Promise<void> {
+    this.#step();
+    await this.#stepping;
+    const through = this.#horizon.settled;
+    if (through <= this.#polledThrough) return;
+    try {
+      const { rows } = await this.#db.query<{ account_id: string }>(
+        'select distinct account_id from events where id > $1 and id <= $2',
+        [this.#polledThrough, through],
+      );
+      this.#polledThrough = through;
+      this.#wake(rows.map((row) => row.account_id));
+    } catch {
+      // Tried again at the next poll.
+    }
+  }
+}

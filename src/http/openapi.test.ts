@@ -1,0 +1,131 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { startTestApp, type TestApp } from '../test/harness.ts';
+
+let t: TestApp;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is arbitrary JSON
+let doc: any;
+before(async () => {
+  t = await startTestApp();
+  const res = await t.client().get('/v2/openapi.json');
+  assert.equal(res.status, 200);
+  doc = res.body;
+});
+after(() => t.close());
+
+interface Problem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location: { pointer: string }[];
+}
+
+/** `redocly lint` (the devDependency's CLI, with redocly.yaml) over `document`: its problems. */
+async function lint(document: unknown): Promise<Problem[]> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'openapi-lint-'));
+  try {
+    const file = path.join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(document));
+    const cli = path.resolve('node_modules/@redocly/cli/bin/cli.js');
+    // The CLI exits 1 when it finds errors; its JSON report is on stdout either way.
+    const { stdout } = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--config', 'redocly.yaml', '--format=json'], {
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+    return (JSON.parse(stdout) as { problems: Problem[] }).problems;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+const operations = () =>
+  Object.entries<Record<string, Record<string, unknown>>>(doc.paths).flatMap(([route, item]) =>
+    Object.entries(item).map(([method, op]) => ({ name: `${method.toUpperCase()} ${route}`, op })),
+  );
+
+describe('the served OpenAPI document', () => {
+  it('passes redocly lint with no error and no warning beyond the rules redocly.yaml turns off', async () => {
+    const problems = await lint(doc);
+    assert.deepEqual(
+      problems.map((p) => `${p.severity} ${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`),
+      [],
+    );
+  });
+
+  it('the lint test fails on a broken document', async () => {
+    const broken = structuredClone(doc);
+    delete broken.paths['/v2/agents'].get.operationId;
+    broken.paths['/v2/agents'].get.responses['200'].content['application/json'].schema = { $ref: '#/components/schemas/nowhere' };
+    const rules = new Set((await lint(broken)).map((p) => p.ruleId));
+    for (const rule of ['no-unresolved-refs', 'operation-operationId']) assert.ok(rules.has(rule), rule);
+  });
+
+  it('names every operation with a unique camelCase operationId', () => {
+    const ids = operations().map(({ name, op }) => {
+      assert.match(String(op.operationId), /^[a-z][a-zA-Z]+$/, name);
+      return op.operationId;
+    });
+    assert.equal(new Set(ids).size, ids.length);
+    assert.equal(doc.paths['/v2/conversations'].post.operationId, 'createConversation');
+    assert.equal(doc.paths['/v2/statistics'].post.operationId, 'getStatistics');
+  });
+
+  it('references named component schemas instead of inlining a copy per response', () => {
+    for (const name of ['conversation', 'message', 'contact', 'agent', 'error_payload', 'statistics_response']) {
+      assert.ok(doc.components.schemas[name], name);
+    }
+    const schemaOf = (route: string, method: string) => doc.paths[route][method].responses['200'].content['application/json'].schema;
+    assert.deepEqual(schemaOf('/v2/conversations', 'post'), { $ref: '#/components/schemas/conversation' });
+    assert.deepEqual(schemaOf('/v2/conversations/{id}/rating', 'post'), { $ref: '#/components/schemas/conversation' });
+    assert.deepEqual(schemaOf('/v2/contacts/{id}', 'get'), { $ref: '#/components/schemas/contact' });
+    // Every named schema is referenced, none copied into an operation.
+    const inlined: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      if (typeof (node as { title?: unknown }).title === 'string') inlined.push(`${at}: ${(node as { title: string }).title}`);
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+    };
+    walk(doc.paths, '#/paths');
+    assert.deepEqual(inlined, []);
+  });
+
+  it('describes every response', () => {
+    for (const { name, op } of operations()) {
+      for (const [status, response] of Object.entries<{ description: string }>(op.responses as never)) {
+        assert.ok(response.description && response.description !== 'Default Response', `${name} ${status}`);
+      }
+    }
+  });
+
+  it('leaves query parameters with a default optional', () => {
+    const parameters = operations().flatMap(({ name, op }) =>
+      ((op.parameters ?? []) as { in: string; name: string; required?: boolean; schema: { default?: unknown } }[]).map((p) => ({ ...p, where: name })),
+    );
+    const defaulted = parameters.filter((p) => p.in === 'query' && p.schema.default !== undefined);
+    assert.ok(defaulted.some((p) => p.where === 'POST /v2/statistics' && p.name === 'timezone'));
+    for (const p of defaulted) assert.equal(p.required, false, `${p.where} ${p.name}`);
+  });
+
+  it('documents the upload as multipart or raw, and the legacy POSTs as form or JSON', () => {
+    const upload = doc.paths['/v2/uploads'].post.requestBody.content;
+    assert.deepEqual(Object.keys(upload).sort(), ['*/*', 'multipart/form-data']);
+    assert.deepEqual(upload['multipart/form-data'].schema.required, ['file']);
+    assert.equal(upload['multipart/form-data'].schema.properties.file.format, 'binary');
+    assert.equal(upload['*/*'].schema.format, 'binary');
+    for (const route of ['/stats/totals', '/stats/overview', '/stats/agents']) {
+      const content = doc.paths[route].post.requestBody.content;
+      assert.deepEqual(Object.keys(content).sort(), ['application/json', 'application/x-www-form-urlencoded'], route);
+      assert.deepEqual(content['application/x-www-form-urlencoded'].schema, content['application/json'].schema, route);
+    }
+  });
+
+  it('documents text/html and messages of a new conversation as exclusive alternatives', () => {
+    const schema = doc.paths['/v2/conversations'].post.requestBody.content['application/json'].schema;
+    assert.deepEqual(schema.oneOf, [{ properties: { messages: false } }, { properties: { text: false, html: false }, required: ['messages'] }]);
+  });
+});

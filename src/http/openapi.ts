@@ -1,0 +1,73 @@
+/**
+ * The last pass over the OpenAPI document @fastify/swagger generates (its
+ * `transformObject`), so generated clients get named types and exact optionality:
+ * documentation only, the validating schemas stay as they are.
+ */
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const COMPONENT_SCHEMAS = '#/components/schemas/';
+
+/** Keywords whose values are data, not schemas: a `title` inside them names nothing. */
+const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum']);
+
+/**
+ * Every schema with a `title` (`conversation`, `message`, ...) becomes one entry of
+ * components/schemas, referenced by `$ref` wherever it appeared, innermost first.
+ * Two different schemas with one title would make one of them lie: that throws.
+ */
+function hoistTitledSchemas(node: unknown, components: Record<string, unknown>): unknown {
+  if (Array.isArray(node)) return node.map((item) => hoistTitledSchemas(item, components));
+  if (!isObject(node)) return node;
+  const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, DATA_KEYWORDS.has(key) ? value : hoistTitledSchemas(value, components)]));
+  if (typeof out.title !== 'string' || !('type' in out || 'properties' in out || 'anyOf' in out || 'oneOf' in out)) return out;
+  const name = out.title;
+  const existing = components[name];
+  if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(out)) {
+    throw new Error(`OpenAPI: two different schemas are titled ${name}; give one of them another title`);
+  }
+  components[name] = out;
+  return { $ref: `${COMPONENT_SCHEMAS}${name}` };
+}
+
+interface Parameter {
+  in: string;
+  required?: boolean;
+  schema?: Json;
+}
+
+interface Response {
+  description?: string;
+  content?: Record<string, { schema?: Json }>;
+}
+
+interface Operation {
+  parameters?: Parameter[];
+  responses?: Record<string, Response>;
+}
+
+/** A response @fastify/swagger could not describe gets the name of what it returns. */
+function describeResponse(response: Response): void {
+  if (response.description !== 'Default Response') return;
+  const ref = response.content?.['application/json']?.schema?.$ref;
+  response.description = typeof ref === 'string' ? `The ${ref.slice(COMPONENT_SCHEMAS.length).replace(/_/g, ' ')}` : 'Success';
+}
+
+export function finishDocument(openapiObject: Json): Json {
+  const components = (openapiObject.components ?? {}) as Json;
+  const schemas = (components.schemas ?? {}) as Record<string, unknown>;
+  const paths = hoistTitledSchemas(openapiObject.paths ?? {}, schemas) as Record<string, Record<string, Operation>>;
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item)) {
+      // A query parameter with a default may be left out: fastify fills the default in.
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
+      }
+      for (const response of Object.values(operation.responses ?? {})) describeResponse(response);
+    }
+  }
+  const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
+  return { ...openapiObject, paths, components: { ...components, schemas: sorted } };
+}

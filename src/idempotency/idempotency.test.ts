@@ -1,0 +1,293 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../app.ts';
+import type { Db } from '../db/db.ts';
+import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { deleteExpiredIdempotencyKeys } from './service.ts';
+
+let t: TestApp;
+/** A second instance on the same database, whose transactions a test can hold or fail. */
+let gated: FastifyInstance;
+let gate: Gate;
+
+before(async () => {
+  t = await startTestApp();
+  gate = new Gate();
+  gated = await buildApp({ ...t.deps, db: gate.wrap(t.db) }, { logger: false });
+  await gated.ready();
+});
+after(async () => {
+  await gated.close();
+  await t.close();
+});
+
+/** Holds (or fails) the next transaction the gated instance starts, i.e. a request's write after its key is claimed. */
+class Gate {
+  #next: { entered: () => void; opened: Promise<void>; fail: boolean } | undefined;
+
+  /** Resolves once the next transaction is waiting; it goes on when `open` is called, or throws if `fail`. */
+  hold(fail = false): { entered: Promise<void>; open: () => void } {
+    let open!: () => void;
+    let entered!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    const reached = new Promise<void>((resolve) => (entered = resolve));
+    this.#next = { entered, opened, fail };
+    return { entered: reached, open };
+  }
+
+  wrap(db: Db): Db {
+    return new Proxy(db, {
+      get: (target, property) => {
+        if (property === 'transaction') {
+          return async (fn: Parameters<Db['transaction']>[0]) => {
+            const next = this.#next;
+            this.#next = undefined;
+            if (next) {
+              next.entered();
+              await next.opened;
+              if (next.fail) throw new Error('the database went away');
+            }
+            return target.transaction(fn);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+  }
+}
+
+interface Answer {
+  status: number;
+  body: string;
+  headers: LightMyRequestResponse['headers'];
+}
+
+async function post(account: TestAccount, url: string, body: unknown, key?: string, app = t.app): Promise<Answer> {
+  const res = await app.inject({
+    method: 'POST',
+    url,
+    payload: JSON.stringify(body),
+    headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+  });
+  return { status: res.statusCode, body: res.body, headers: res.headers };
+}
+
+async function contactCount(account: TestAccount): Promise<number> {
+  const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from contacts where account_id = $1', [account.accountId]);
+  return rows[0].n;
+}
+
+const REUSED = {
+  code: 'idempotency_key_reused',
+  message: 'This Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
+};
+const IN_USE = { code: 'idempotency_key_in_use', message: 'A request with this Idempotency-Key is still running; retry when it has answered' };
+
+describe('Idempotency-Key', () => {
+  it('answers a repeated request with the first answer, on any instance, without running it again', async () => {
+    const account = await t.account();
+    const first = await post(account, '/v2/contacts', { name: 'Ada', email: 'ada@example.com' }, 'key-1');
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['idempotent-replayed'], undefined);
+    const again = await post(account, '/v2/contacts', { email: 'ada@example.com', name: 'Ada' }, 'key-1'); // keys in another order
+    const elsewhere = await post(account, '/v2/contacts', { name: 'Ada', email: 'ada@example.com' }, 'key-1', gated);
+    for (const replay of [again, elsewhere]) {
+      assert.equal(replay.status, 200);
+      assert.equal(replay.body, first.body);
+      assert.equal(replay.headers['content-type'], first.headers['content-type']);
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+    }
+    assert.equal(await contactCount(account), 1);
+    const fresh = await post(account, '/v2/contacts', { name: 'Ada', email: 'ada@example.com' }, 'key-2');
+    assert.notEqual(JSON.parse(fresh.body).id, JSON.parse(first.body).id);
+    assert.equal(await contactCount(account), 2);
+  });
+
+  it('refuses the key with another body or path: 422 idempotency_key_reused, running nothing', async () => {
+    const account = await t.account();
+    assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'used')).status, 200);
+    const otherBody = await post(account, '/v2/contacts', { name: 'Bob' }, 'used');
+    assert.equal(otherBody.status, 422);
+    assert.deepEqual(JSON.parse(otherBody.body), REUSED);
+    const otherPath = await post(account, '/v2/tags', { name: 'Ada' }, 'used');
+    assert.equal(otherPath.status, 422);
+    assert.deepEqual(JSON.parse(otherPath.body), REUSED);
+    assert.equal(await contactCount(account), 1);
+    assert.deepEqual(JSON.parse((await t.client(account.token).get('/v2/tags')).raw.body), { tags: [] });
+  });
+
+  it('runs one of two concurrent requests with one key and answers the other 409 idempotency_key_in_use', async () => {
+    const account = await t.account();
+    const held = gate.hold();
+    const running = post(account, '/v2/contacts', { name: 'Ada' }, 'together', gated);
+    await held.entered; // the first request holds the key and waits in its transaction
+    const concurrent = await post(account, '/v2/contacts', { name: 'Ada' }, 'together');
+    assert.equal(concurrent.status, 409);
+    assert.deepEqual(JSON.parse(concurrent.body), IN_USE);
+    held.open();
+    const first = await running;
+    assert.equal(first.status, 200);
+    const after = await post(account, '/v2/contacts', { name: 'Ada' }, 'together');
+    assert.equal(after.body, first.body);
+    assert.equal(await contactCount(account), 1);
+  });
+
+  it('lets a retry take over a key whose request stopped answering for 60 seconds (a crashed instance)', async () => {
+    const account = await t.account();
+    t.clock.set(new Date());
+    try {
+      const held = gate.hold();
+      const stuck = post(account, '/v2/contacts', { name: 'Ada' }, 'stuck', gated);
+      await held.entered;
+      t.clock.advance(59);
+      assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'stuck')).status, 409);
+      t.clock.advance(2);
+      const retry = await post(account, '/v2/contacts', { name: 'Ada' }, 'stuck');
+      assert.equal(retry.status, 200);
+      held.open();
+      assert.equal((await stuck).status, 200); // it still ran, but its answer is not the stored one
+      assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'stuck')).body, retry.body);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('keeps 4xx answers of a request that ran, but not a refused validation nor a 5xx', async () => {
+    const account = await t.account();
+    // Refused by validation: the key is not taken, so the corrected request runs.
+    const invalid = await post(account, '/v2/contacts', { name: 5 }, 'fix-me');
+    assert.equal(invalid.status, 422);
+    assert.equal(JSON.parse(invalid.body).code, 'invalid_arguments');
+    assert.equal((await post(account, '/v2/contacts', { name: 'Ada', identity_id: 'ada' }, 'fix-me')).status, 200);
+
+    // A rule of the service refused it after it started: kept and answered again.
+    const duplicate = await post(account, '/v2/contacts', { identity_id: 'ada' }, 'dup');
+    assert.equal(duplicate.status, 422);
+    assert.equal(JSON.parse(duplicate.body).errors[0].code, 'unique');
+    const replayed = await post(account, '/v2/contacts', { identity_id: 'ada' }, 'dup');
+    assert.equal(replayed.status, 422);
+    assert.equal(replayed.body, duplicate.body);
+    assert.equal(replayed.headers['idempotent-replayed'], 'true');
+
+    // A 5xx frees the key: the retry runs.
+    const failing = gate.hold(true);
+    failing.open();
+    const failed = await post(account, '/v2/contacts', { name: 'Bob' }, 'flaky', gated);
+    assert.equal(failed.status, 500);
+    const retried = await post(account, '/v2/contacts', { name: 'Bob' }, 'flaky');
+    assert.equal(retried.status, 200);
+    assert.equal(retried.headers['idempotent-replayed'], undefined);
+    assert.equal(await contactCount(account), 2);
+  });
+
+  it('stores neither the key nor the answer readable: a new token replayed is in the database only as a hash', async () => {
+    const account = await t.account();
+    const first = await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, 'token-key');
+    assert.equal(first.status, 200);
+    const again = await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, 'token-key');
+    assert.deepEqual([again.status, again.body, again.headers['idempotent-replayed']], [200, first.body, 'true']);
+    const { rows } = await t.db.query<{ row: string }>('select k::text as row from idempotency_keys k where account_id = $1', [account.accountId]);
+    assert.equal(rows.length, 1);
+    assert.doesNotMatch(rows[0].row, /token-key/);
+    assert.equal(rows[0].row.includes(JSON.parse(first.body).token), false);
+  });
+
+  it("keeps each account's keys apart", async () => {
+    const [a, b] = [await t.account(), await t.account()];
+    const first = await post(a, '/v2/contacts', { name: 'Ada' }, 'shared');
+    const second = await post(b, '/v2/contacts', { name: 'Ada' }, 'shared');
+    assert.equal(second.status, 200);
+    assert.equal(second.headers['idempotent-replayed'], undefined);
+    assert.notEqual(JSON.parse(second.body).id, JSON.parse(first.body).id);
+    assert.equal((await post(b, '/v2/contacts', { name: 'Bob' }, 'shared')).status, 422);
+    assert.equal((await post(a, '/v2/contacts', { name: 'Ada' }, 'shared')).body, first.body);
+  });
+
+  it('checks the key: 1 to 255 visible ASCII characters', async () => {
+    const account = await t.account();
+    assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'k'.repeat(255))).status, 200);
+    for (const [key, code, problem] of [
+      ['k'.repeat(256), 'maxLength', 'must be at most 255 characters'],
+      ['', 'minLength', 'must not be empty'],
+      ['two words', 'pattern', 'must be visible ASCII characters (no spaces)'],
+    ]) {
+      const res = await post(account, '/v2/contacts', { name: 'Bob' }, key);
+      assert.equal(res.status, 422, key);
+      const message = `Idempotency-Key ${problem}`;
+      assert.deepEqual(JSON.parse(res.body), {
+        code: 'invalid_arguments',
+        message: `Invalid arguments: ${message}`,
+        errors: [{ path: 'Idempotency-Key', code, message, location: 'header' }],
+      });
+    }
+    assert.equal(await contactCount(account), 1);
+  });
+
+  it('forgets a key after 24 hours; the retention pass deletes it', async () => {
+    const account = await t.account();
+    t.clock.set(new Date());
+    try {
+      assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'daily')).status, 200);
+      t.clock.advance(24 * 3600 - 1);
+      assert.equal((await post(account, '/v2/contacts', { name: 'Bob' }, 'daily')).status, 422);
+      t.clock.advance(1);
+      const next = await post(account, '/v2/contacts', { name: 'Bob' }, 'daily');
+      assert.equal(next.status, 200);
+      assert.equal(next.headers['idempotent-replayed'], undefined);
+      assert.equal((await post(account, '/v2/contacts', { name: 'Carl' }, 'old')).status, 200);
+      t.clock.advance(24 * 3600);
+      assert.ok((await deleteExpiredIdempotencyKeys(t.deps)) >= 2);
+      const { rows } = await t.db.query('select key from idempotency_keys where account_id = $1', [account.accountId]);
+      assert.deepEqual(rows, []);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('covers uploads: the same file again gets the same token, another file under the key 422', async () => {
+    const account = await t.account();
+    const upload = (data: string, key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/uploads?file_name=a.txt',
+        payload: data,
+        headers: { authorization: `Bearer ${account.token}`, 'content-type': 'text/plain', 'idempotency-key': key },
+      });
+    const first = await upload('hello', 'up');
+    assert.equal(first.statusCode, 200);
+    const again = await upload('hello', 'up');
+    assert.equal(again.body, first.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    const other = await upload('other bytes', 'up');
+    assert.equal(other.statusCode, 422);
+    assert.deepEqual(JSON.parse(other.body), REUSED);
+    // Multipart: the same file in a body with another boundary is the same upload.
+    const multipart = (boundary: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v2/uploads?file_name=a.txt',
+        payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
+        headers: { authorization: `Bearer ${account.token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'idempotency-key': 'multi' },
+      });
+    const parts = await multipart('one');
+    assert.equal(parts.statusCode, 200);
+    const partsAgain = await multipart('two');
+    assert.equal(partsAgain.body, parts.body);
+    assert.equal(partsAgain.headers['idempotent-replayed'], 'true');
+    const { rows } = await t.db.query('select id from uploads where account_id = $1', [account.accountId]);
+    assert.equal(rows.length, 2);
+  });
+
+  it('is ignored on other methods', async () => {
+    const account = await t.account();
+    const created = JSON.parse((await post(account, '/v2/contacts', { name: 'Ada' })).body);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/v2/contacts/${created.id}`,
+      headers: { authorization: `Bearer ${account.token}`, 'idempotency-key': 'k'.repeat(300) },
+    });
+    assert.equal(res.statusCode, 200);
+  });
+});

@@ -1,0 +1,150 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import type { Deps } from '../deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { randomString, sha256 } from '../ids.ts';
+import * as repo from './repository.ts';
+
+/** How long a key's answer is kept and replayed (docs/behaviour.md §11). */
+export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
+/** How long a running request holds its key; after that (its instance crashed) a retry may take it over. */
+export const IDEMPOTENCY_LOCK_SECONDS = 60;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** Answers from this status on are not kept: the key is freed so that a retry runs again. */
+const FIRST_UNSTORED_STATUS = 500;
+
+type IdempotencyDeps = Pick<Deps, 'db' | 'now'>;
+
+/** The key of the `Idempotency-Key` header: 1 to 255 visible ASCII characters (422 otherwise). */
+export function checkKey(raw: string): string {
+  const [code, problem] =
+    raw.length === 0
+      ? ['minLength', 'must not be empty']
+      : raw.length > MAX_IDEMPOTENCY_KEY_LENGTH
+        ? ['maxLength', `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`]
+        : /^[\x21-\x7e]+$/.test(raw)
+          ? [null, null]
+          : ['pattern', 'must be visible ASCII characters (no spaces)'];
+  if (code === null) return raw;
+  const message = `Idempotency-Key ${problem}`;
+  throw new ApiError(422, 'invalid_arguments', `Invalid arguments: ${message}`, [{ path: 'Idempotency-Key', code, message, location: 'header' }]);
+}
+
+/**
+ * What the database holds of a key: its hash. Answers carry secrets shown once (a new token, an upload token,
+ * a webhook secret) that are otherwise stored only as hashes, so the answer is encrypted with a key derived
+ * from the Idempotency-Key, which only the client knows (docs/behaviour.md §11).
+ */
+const storedKey = (key: string) => sha256(`idempotency-key\n${key}`);
+const answerKey = (key: string) => createHash('sha256').update(`idempotency-answer\n${key}`).digest();
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function seal(key: string, body: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-gcm', answerKey(key), iv);
+  const sealed = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
+}
+
+function unseal(key: string, stored: string): string {
+  const bytes = Buffer.from(stored, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', answerKey(key), bytes.subarray(0, IV_BYTES));
+  decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+}
+
+/** JSON with object keys sorted, so that one body sent with its keys in another order is the same request. */
+function canonical(value: unknown): string {
+  if (Buffer.isBuffer(value)) return JSON.stringify({ sha256: createHash('sha256').update(value).digest('hex') });
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${entries
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** What makes two requests "the same" under one key: method, path with query, and body. */
+export function requestHash(method: string, url: string, body: unknown): string {
+  return sha256(`${method}\n${url}\n${canonical(body)}`);
+}
+
+/** A key this request holds: its answer is stored when sent. */
+export interface HeldKey {
+  accountId: string;
+  /** As the client sent it (the table holds its hash). */
+  key: string;
+  lockId: string;
+}
+
+export interface StoredAnswer {
+  status: number;
+  contentType: string | null;
+  body: string;
+}
+
+export type Claim = { held: HeldKey } | { replay: StoredAnswer };
+
+const inUse = () =>
+  new ApiError(409, 'idempotency_key_in_use', 'A request with this Idempotency-Key is still running; retry when it has answered');
+const reused = () =>
+  new ApiError(
+    422,
+    'idempotency_key_reused',
+    'This Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
+  );
+
+/**
+ * Claims `key` for a request (docs/behaviour.md §11): the first request with it
+ * holds it and runs; a request while it runs gets 409 idempotency_key_in_use;
+ * afterwards, the same request gets the stored answer again and another request
+ * (method, path or body) 422 idempotency_key_reused, for 24 hours.
+ */
+export async function claimKey(deps: IdempotencyDeps, accountId: string, key: string, hash: string): Promise<Claim> {
+  const lockId = randomString(16);
+  // Twice at most: the entry found standing may be freed (a 5xx) or expire between the two statements.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const now = deps.now();
+    const reserved = await repo.reserveKey(deps.db, {
+      accountId,
+      key: storedKey(key),
+      requestHash: hash,
+      lockId,
+      lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_SECONDS * 1000),
+      now,
+      expiredBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_SECONDS * 1000),
+    });
+    if (reserved) return { held: { accountId, key, lockId } };
+    const stored = await repo.findKey(deps.db, accountId, storedKey(key));
+    if (!stored) continue;
+    if (stored.request_hash !== hash) throw reused();
+    if (stored.status === null) throw inUse();
+    return { replay: { status: stored.status, contentType: stored.content_type, body: unseal(key, stored.response_body ?? '') } };
+  }
+  throw inUse();
+}
+
+/** Stores the answer to a held key (any status below 500), or frees the key after a 5xx. */
+export async function settleKey(deps: IdempotencyDeps, held: HeldKey, answer: StoredAnswer): Promise<void> {
+  const key = storedKey(held.key);
+  if (answer.status >= FIRST_UNSTORED_STATUS) return repo.releaseKey(deps.db, held.accountId, key, held.lockId);
+  return repo.storeAnswer(deps.db, held.accountId, key, held.lockId, { ...answer, body: seal(held.key, answer.body) });
+}
+
+/** Keys deleted per statement; a pass repeats until fewer are left. */
+const BATCH_SIZE = 1000;
+
+/** One retention pass: deletes every account's keys older than 24 hours at deps.now(); returns how many. */
+export async function deleteExpiredIdempotencyKeys(deps: IdempotencyDeps): Promise<number> {
+  const expiredBefore = new Date(deps.now().getTime() - IDEMPOTENCY_KEY_TTL_SECONDS * 1000);
+  let deleted = 0;
+  for (;;) {
+    const batch = await repo.deleteExpiredKeys(deps.db, expiredBefore, BATCH_SIZE);
+    deleted += batch;
+    if (batch < BATCH_SIZE) return deleted;
+  }
+}

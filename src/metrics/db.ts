@@ -1,0 +1,106 @@
+import { Gauge } from 'prom-client';
+import type { Db, Queryable } from '../db/db.ts';
+import { timed, type Metrics } from './metrics.ts';
+
+type Lane = 'small' | 'heavy';
+
+/**
+ * `db` with every statement and transaction timed and counted in flight, by lane (small, or
+ * heavy for `db.heavy`), and with gauges read at scrape time: the connections and the queues
+ * in front of them, and the outbox backlog (what webhooks still have to deliver). Everything
+ * else of `db` passes through.
+ */
+export function measuredDb(db: Db, metrics: Metrics): Db {
+  const measure = (queryable: Queryable, lane: Lane): Queryable['query'] => async (sql, params) => {
+    metrics.dbQueriesInFlight.inc();
+    try {
+      return await timed(metrics.dbQueryDuration, { kind: 'query', lane }, () => queryable.query(sql, params));
+    } finally {
+      metrics.dbQueriesInFlight.dec();
+    }
+  };
+  const view = (target: Db, lane: Lane): Db => ({
+    ...target,
+    query: measure(target, lane),
+    transaction: (fn) => timed(metrics.dbQueryDuration, { kind: 'transaction', lane }, () => target.transaction((tx) => fn({ ...tx, query: measure(tx, lane) }))),
+    get heavy() {
+      return heavy;
+    },
+  });
+  const heavy = view(db.heavy, 'heavy');
+  registerPoolGauges(db, metrics);
+  registerOutboxGauges(db, metrics);
+  return view(db, 'small');
+}
+
+function registerPoolGauges(db: Db, metrics: Metrics) {
+  const registers = [metrics.registry];
+  new Gauge({
+    name: 'chat_db_pool_size',
+    help: 'Database connections this instance may use at once (PGlite: 1)',
+    registers,
+    collect() {
+      this.set(db.poolState().size);
+    },
+  });
+  new Gauge({
+    name: 'chat_db_pool_busy',
+    help: 'Database connections in use, by lane: small statements, or heavy ones (statistics, legacy export, maintenance)',
+    labelNames: ['lane'],
+    registers,
+    collect() {
+      const { busy } = db.poolState();
+      this.set({ lane: 'small' }, busy.small);
+      this.set({ lane: 'heavy' }, busy.heavy);
+    },
+  });
+  new Gauge({
+    name: 'chat_db_pool_waiting',
+    help: 'Statements and transactions waiting for a database connection, by lane',
+    labelNames: ['lane'],
+    registers,
+    collect() {
+      const { waiting } = db.poolState();
+      this.set({ lane: 'small' }, waiting.small);
+      this.set({ lane: 'heavy' }, waiting.heavy);
+    },
+  });
+}
+
+/**
+ * The outbox backlog, over every account (one instance's scrape sees the whole
+ * database, like the webhook worker): aggregates over the pending deliveries (which
+ * leave the table once delivered or given up), and the events past each webhook's
+ * queue cursor (an index range per webhook: few rows while the queues keep up).
+ */
+function registerOutboxGauges(db: Db, metrics: Metrics) {
+  const read = async () => {
+    const { rows } = await db.query<{ pending: number; oldest_seconds: number | null; unqueued: number }>(
+      `select (select count(*) from webhook_deliveries) as pending,
+              (select extract(epoch from now() - min(queued_at))::float8 from webhook_deliveries) as oldest_seconds,
+              (select count(*) from webhooks w
+               join events e on e.account_id = w.account_id and e.id > w.queued_through_event_id) as unqueued`,
+    );
+    return rows[0];
+  };
+  // One query per scrape serves the three gauges: a scrape calls every collect() at once,
+  // so the first starts the query and the others share it until it answers.
+  let current: Promise<Awaited<ReturnType<typeof read>>> | undefined;
+  const snapshot = () => (current ??= read().finally(() => (current = undefined)));
+  const gauge = (name: string, help: string, value: (row: Awaited<ReturnType<typeof read>>) => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [metrics.registry],
+      async collect() {
+        this.set(value(await snapshot()));
+      },
+    });
+  gauge('chat_outbox_pending_deliveries', 'Webhook deliveries queued and not yet delivered or given up, all accounts', (row) => row.pending);
+  gauge(
+    'chat_outbox_oldest_pending_seconds',
+    'Age of the oldest webhook delivery still pending (0 when none), all accounts',
+    (row) => Math.max(0, row.oldest_seconds ?? 0),
+  );
+  gauge('chat_outbox_unqueued_events', 'Outbox events the webhook queues have not looked at yet, summed over webhooks', (row) => row.unqueued);
+}

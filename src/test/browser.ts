@@ -1,0 +1,34 @@
+/**
+ * The real browser of the browser tests: Debian's Chromium, driven by playwright-core,
+ * headless and quiet (no background requests of its own, so tests can assert on every
+ * request a page makes).
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+import type { TestApp } from './harness.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** A fresh Chromium (playwright gives it a temporary user-data-dir of its own); close it when done. */
+export async function launchBrowser(): Promise<Browser> {
+  assert.ok(existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/** Starts the test app listening on a free local port, as a browser (or any HTTP client) needs it: its base URL. */
+export async function listen(t: TestApp): Promise<string> {
+  await t.app.listen({ host: '127.0.0.1', port: 0 });
+  const address = t.app.server.address() as { port: number };
+  return `http://127.0.0.1:${address.port}`;
+}

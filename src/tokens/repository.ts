@@ -1,0 +1,39 @@
+import type { Queryable } from '../db/db.ts';
+import type { Scope } from '../auth/scopes.ts';
+
+interface TokenRow {
+  id: string;
+  name: string;
+  scopes: Scope[];
+  created_at: Date;
+}
+
+export async function insertToken(
+  db: Queryable,
+  token: { accountId: string; id: string; name: string; scopes: Scope[]; tokenHash: string; at: Date },
+): Promise<TokenRow> {
+  const { rows } = await db.query<TokenRow>(
+    `insert into api_tokens (account_id, id, name, scopes, token_hash, created_at) values ($1, $2, $3, $4, $5, $6)
+     returning id, name, scopes, created_at`,
+    [token.accountId, token.id, token.name, token.scopes, token.tokenHash, token.at],
+  );
+  return rows[0];
+}
+
+export async function activeTokens(db: Queryable, accountId: string): Promise<TokenRow[]> {
+  const { rows } = await db.query<TokenRow>(
+    'select id, name, scopes, created_at from api_tokens where account_id = $1 and revoked_at is null order by created_at, id',
+    [accountId],
+  );
+  return rows;
+}
+
+/** Whether an active token was revoked now. */
+export async function revokeToken(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query('update api_tokens set revoked_at = $3 where account_id = $1 and id = $2 and revoked_at is null', [
+    accountId,
+    id,
+    at,
+  ]);
+  return rowCount === 1;
+}
