@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { buildApp } from '../app.ts';
+import type { Db } from '../db/db.ts';
 import { recordEvent } from './outbox.ts';
 import { produceAgentEvents, recordConversationEvent } from '../test/events.ts';
 
@@ -370,6 +371,40 @@ describe('waking streams', { timeout: 300_000 }, () => {
       }
     } finally {
       await polling.close();
+    }
+  });
+});
+
+describe('reading only what somebody reads', { timeout: 300_000 }, () => {
+  it('steps the horizon for an account once a stream of it opens here, and not for its writes before', async () => {
+    const quiet = await startTestApp({ eventSafetyPollMs: 3_600_000 });
+    // A second instance whose statements are recorded (its hub and its webhook worker use this Db).
+    const statements: string[] = [];
+    const recorded = { ...quiet.db, query: ((sql: string, params?: unknown[]) => (statements.push(sql), quiet.db.query(sql, params))) as Db['query'] };
+    const reader = await buildApp({ ...quiet.deps, db: recorded }, { logger: false });
+    const horizonSteps = () => statements.filter((sql) => sql.includes('pg_snapshot_xmin')).length;
+    try {
+      const url = await reader.listen({ port: 0, host: '127.0.0.1' });
+      const account = await quiet.account();
+      const token = await quiet.token(account, ['events:read']);
+      const before = horizonSteps();
+      // Written through the other instance: the reader gets the notification, but has no stream or webhook of the account.
+      await produceAgentEvents(quiet, account, 2);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      assert.equal(horizonSteps(), before);
+
+      const stream = await openStream(token, '?last_event_id=0', {}, url);
+      try {
+        assert.deepEqual((await stream.next(2)).map((m) => m.data.data.agent.status), ['online', 'offline']);
+        const statuses = await produceAgentEvents(quiet, account, 1);
+        assert.deepEqual((await stream.next(1)).map((m) => m.data.data.agent.status), statuses);
+        assert.ok(horizonSteps() > before);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await reader.close();
+      await quiet.close();
     }
   });
 });

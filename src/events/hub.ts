@@ -5,7 +5,8 @@
  * Writers announce their account on EVENTS_CHANNEL after commit
  * (src/events/outbox.ts). The hub LISTENs once for the instance, steps the
  * settled horizon (src/events/horizon.ts) until it covers the ids handed out
- * before the announcement, then wakes that account's subscribers. A slow safety
+ * before the announcement, then wakes that account's subscribers. Announcements
+ * of accounts nobody here reads (no stream, no webhook) cost no query. A slow safety
  * poll finds events whose announcement was lost (a dropped LISTEN connection, a
  * crash between commit and notify): a lost notification only delays.
  *
@@ -25,6 +26,12 @@ export const TOKEN_CHECK_MS = 2000;
 
 type Wake = () => void;
 
+/** An instance-wide reader (the webhook worker): which accounts it reads, and what to call when theirs settle. */
+interface Watcher {
+  wants(accountId: string): boolean;
+  wake(accountIds: readonly string[]): void;
+}
+
 export interface EventHubOptions {
   /** How often the safety poll looks for events nobody announced. */
   safetyPollMs: number;
@@ -35,14 +42,15 @@ export class EventHub {
   readonly #options: EventHubOptions;
   readonly #horizon = new EventHorizon();
   readonly #subscribers = new Map<string, Set<Wake>>();
-  /** Wakes on every settled event of any account (the webhook worker). */
-  readonly #everyEvent = new Set<Wake>();
+  readonly #watchers = new Set<Watcher>();
   /** Accounts announced since the last step began. */
   #announced = new Set<string>();
   /** Announced accounts waiting for the horizon to reach the id they need. */
   readonly #waiting = new Map<string, number>();
   #stepping: Promise<void> | undefined;
   #stepAgain = false;
+  /** The next step reads the horizon even if no reader here wants an announced account (the safety poll). */
+  #stepAnyway = false;
   /** The horizon the safety poll last looked up to. */
   #polledThrough = 0;
   #safetyTimer: NodeJS.Timeout | undefined;
@@ -63,10 +71,7 @@ export class EventHub {
    * a write transaction is still open: then the next steps settle them).
    */
   async start(): Promise<void> {
-    this.#unlisten = await this.#db.listen(EVENTS_CHANNEL, (accountId) => {
-      this.#announced.add(accountId);
-      this.#step();
-    });
+    this.#unlisten = await this.#db.listen(EVENTS_CHANNEL, (accountId) => this.announce(accountId));
     await this.#horizon.advance(this.#db);
     await this.#horizon.advance(this.#db);
     this.#polledThrough = this.#horizon.settled;
@@ -86,21 +91,45 @@ export class EventHub {
     return this.#closing.signal;
   }
 
+  /**
+   * Steps the horizon past the account's events handed out so far, then wakes its
+   * readers: what a notification does, and what a reader that starts reading an
+   * account asks for (the horizon only moves for accounts somebody here reads).
+   */
+  announce(accountId: string): void {
+    this.#announced.add(accountId);
+    this.#step();
+  }
+
   /** Calls `wake` whenever new events of the account have settled. Returns the function that stops it. */
   subscribe(accountId: string, wake: Wake): () => void {
     let wakes = this.#subscribers.get(accountId);
     if (!wakes) this.#subscribers.set(accountId, (wakes = new Set()));
     wakes.add(wake);
+    // Nobody here may have read this account until now: catch the horizon up with its events.
+    this.announce(accountId);
     return () => {
       wakes.delete(wake);
       if (wakes.size === 0 && this.#subscribers.get(accountId) === wakes) this.#subscribers.delete(accountId);
     };
   }
 
-  /** Calls `wake` whenever new events of any account have settled. Returns the function that stops it. */
-  onEveryEvent(wake: Wake): () => void {
-    this.#everyEvent.add(wake);
-    return () => this.#everyEvent.delete(wake);
+  /**
+   * Calls `wake` with the accounts whose new events settled, among those `wants` accepts
+   * (asked at each announcement, so it may change; `announce` an account it starts to want).
+   * Returns the function that stops it.
+   */
+  watch(wants: (accountId: string) => boolean, wake: (accountIds: readonly string[]) => void): () => void {
+    const watcher = { wants, wake };
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
+  }
+
+  /** Whether a reader here reads the account's events: an announcement nobody wants costs no query. */
+  #wanted(accountId: string): boolean {
+    if (this.#subscribers.has(accountId)) return true;
+    for (const watcher of this.#watchers) if (watcher.wants(accountId)) return true;
+    return false;
   }
 
   /** Calls `onRevoked` once the token is revoked (or gone), within TOKEN_CHECK_MS. Returns the function that stops it. */
@@ -148,7 +177,8 @@ export class EventHub {
   }
 
   /** Steps the horizon until every announced account is settled; one run at a time. */
-  #step(): void {
+  #step(anyway = false): void {
+    this.#stepAnyway ||= anyway;
     if (this.#stepping) {
       this.#stepAgain = true;
       return;
@@ -160,8 +190,10 @@ export class EventHub {
     do {
       this.#stepAgain = false;
       // Ids of events announced before this step were handed out before it reads the sequence.
-      const announced = this.#announced;
+      const announced = [...this.#announced].filter((accountId) => this.#wanted(accountId));
       this.#announced = new Set();
+      if (announced.length === 0 && this.#waiting.size === 0 && !this.#stepAnyway) continue;
+      this.#stepAnyway = false;
       try {
         await this.#horizon.advance(this.#db);
       } catch {
@@ -183,12 +215,15 @@ export class EventHub {
   #wake(accountIds: readonly string[]): void {
     if (accountIds.length === 0) return;
     for (const accountId of accountIds) for (const wake of this.#subscribers.get(accountId) ?? []) wake();
-    for (const wake of this.#everyEvent) wake();
+    for (const watcher of this.#watchers) {
+      const wanted = accountIds.filter((accountId) => watcher.wants(accountId));
+      if (wanted.length > 0) watcher.wake(wanted);
+    }
   }
 
   /** One step and one query for the whole instance: the accounts with events settled since the last poll. */
   async #safetyPoll(): Promise<void> {
-    this.#step();
+    this.#step(true);
     await this.#stepping;
     const through = this.#horizon.settled;
     if (through <= this.#polledThrough) return;

@@ -22,7 +22,7 @@ import type { Deps } from '../deps.ts';
 import { toEventBody } from '../events/repository.ts';
 import { settledEventId } from '../events/horizon.ts';
 import type { EventHub } from '../events/hub.ts';
-import { claimDueDeliveries, finishAttempt, pruneAttempts, queueNewEvents, type ClaimedDelivery } from './queue.ts';
+import { accountsWithWebhooks, claimDueDeliveries, finishAttempt, pruneAttempts, queueNewEvents, type ClaimedDelivery } from './queue.ts';
 import { postJson } from './sender.ts';
 
 type DeliveryDeps = Pick<Deps, 'db' | 'config' | 'now' | 'metrics'>;
@@ -123,9 +123,12 @@ interface Log {
  * Delivers continuously. A pass queues the events settled since the last one and
  * claims as many due deliveries as free slots allow, without waiting for the ones
  * in flight, so a slow receiver never delays the others. A pass runs when the
- * hub reports settled events, when a delivery finishes (its lane's next one is
- * due now), and every DUE_POLL_INTERVAL_MS for retries; passes never overlap, and
- * requests during one make one more. Returns the function that stops it (it waits
+ * hub reports settled events of an account with webhooks, when a delivery
+ * finishes (its lane's next one is due now), and every DUE_POLL_INTERVAL_MS for
+ * retries; passes never overlap, and requests during one make one more. The
+ * accounts with webhooks are looked up at each due poll, so the events of
+ * accounts without webhooks cost the worker nothing, and a webhook created on
+ * any instance is served within DUE_POLL_INTERVAL_MS. Returns the function that stops it (it waits
  * for the deliveries in flight, at most WEBHOOK_TIMEOUT_MS).
  */
 export function startWebhookWorker(deps: DeliveryDeps, events: EventHub, log: Log): () => Promise<void> {
@@ -171,20 +174,36 @@ export function startWebhookWorker(deps: DeliveryDeps, events: EventHub, log: Lo
       .finally(() => (passing = undefined));
   }
 
-  const stopWaking = events.onEveryEvent(requestPass);
-  const dueTimer = setInterval(requestPass, DUE_POLL_INTERVAL_MS);
+  let webhookAccounts = new Set<string>();
+  let refreshing: Promise<void> | undefined;
+  const refreshWebhookAccounts = async () => {
+    const previous = webhookAccounts;
+    webhookAccounts = new Set(await accountsWithWebhooks(deps.db));
+    // The hub's horizon only moved for accounts somebody read: catch it up for the new ones.
+    for (const accountId of webhookAccounts) if (!previous.has(accountId)) events.announce(accountId);
+  };
+  const duePoll = () => {
+    refreshing ??= refreshWebhookAccounts()
+      .catch((error) => log.error({ err: error }, 'looking up the accounts with webhooks failed'))
+      .finally(() => (refreshing = undefined));
+    requestPass();
+  };
+
+  const stopWaking = events.watch((accountId) => webhookAccounts.has(accountId), requestPass);
+  const dueTimer = setInterval(duePoll, DUE_POLL_INTERVAL_MS);
   let pruning: Promise<void> | undefined;
   const pruneTimer = setInterval(() => {
     pruning ??= forgetOldAttempts(deps)
       .catch((error) => log.error({ err: error }, 'pruning webhook attempts failed'))
       .finally(() => (pruning = undefined));
   }, PRUNE_INTERVAL_MS);
-  requestPass();
+  duePoll();
   return async () => {
     stopped = true;
     stopWaking();
     clearInterval(dueTimer);
     clearInterval(pruneTimer);
+    await refreshing;
     await passing;
     await pruning;
     await Promise.all(inFlight);

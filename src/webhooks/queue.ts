@@ -170,6 +170,12 @@ export async function finishAttempt(db: Db, delivery: ClaimedDelivery, outcome: 
   });
 }
 
+/** The accounts that have at least one webhook (the worker only reads the events of these). */
+export async function accountsWithWebhooks(db: Queryable): Promise<string[]> {
+  const { rows } = await db.query<{ account_id: string }>('select distinct account_id from webhooks');
+  return rows.map((row) => row.account_id);
+}
+
 /** Forgets attempts older than `before`. */
 export async function pruneAttempts(db: Queryable, before: Date): Promise<void> {
   await db.query('delete from webhook_attempts where attempted_at < $1', [before]);
