@@ -601,6 +601,21 @@ describe('counters', () => {
         [Number(nameless.body.id), 'nameless@example.com', 0],
       ],
     );
+    // Forty days run as two statements (src/legacy-stats/repository.ts, chunkScopes); Bob wrote in the
+    // second only and is listed in every day of both, with zeros where he wrote nothing.
+    const days = await stats('agents', { apiKey: w.account.apiKey, from: '2024-01-26', to: DAY, interval: 'day' });
+    const byDay = new Map<string, { unitId: string; userId: number; completed: number }[]>();
+    for (const record of days.records) byDay.set(record.unitId, [...(byDay.get(record.unitId) ?? []), record]);
+    assert.equal(byDay.size, 40);
+    for (const [unitId, records] of byDay) {
+      assert.deepEqual(
+        records.map((r) => r.userId),
+        [Number(w.agentIds[0]), Number(bobId), Number(nameless.body.id)],
+        unitId,
+      );
+    }
+    assert.deepEqual(byDay.get('2024-01-26')?.[1], { ...byDay.get('2024-01-26')?.[1], ...ZERO_AGENT, nickname: 'Bob' });
+    assert.equal(byDay.get(DAY)?.[1].completed, 2);
   });
 
   it('counts an agent only over chats: a conversation the contact never wrote in is not one', async () => {

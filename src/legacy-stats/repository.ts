@@ -108,8 +108,12 @@ const chatFields = (counts: string, replies: string) => `
   ${mean(`${replies}.response_sum`, `${replies}.response_count`)} as "avgResponse",
   coalesce(${counts}.total_duration, 0) as "totalDuration"`;
 
-/** The overview and agent rows of each unit of `units`, each starting with the unit's `labels` columns. */
-const rowCtes = (p: ScopeParams, labels: string[]) => `
+/**
+ * The overview and agent rows of each unit of `units`, each starting with the unit's `labels` columns.
+ * `deletedWriters`: the placeholder of deleted agents to list even if they wrote in no chat this
+ * statement counts (they wrote elsewhere in the range of a chunked export).
+ */
+const rowCtes = (p: ScopeParams, labels: string[], deletedWriters?: string) => `
   overview_counts as (
     select c.unit_start, count(*) as channels, count(distinct c.contact_id) as visitors,
            count(*) filter (where c.is_chat) as chats,
@@ -139,7 +143,8 @@ const rowCtes = (p: ScopeParams, labels: string[]) => `
   agent_list as (
     select a.id, a.id::bigint as user_id, coalesce(a.nickname, a.full_name, a.email) as nickname
     from agents a
-    where a.account_id = ${p.account} and (a.deleted_at is null or a.id in (select agent_id from agent_replies))
+    where a.account_id = ${p.account}
+      and (a.deleted_at is null or a.id in (select agent_id from agent_replies)${deletedWriters ? ` or a.id = any(${deletedWriters}::text[])` : ''})
   ),
   -- Per agent over the chats it wrote in: a conversation the contact never wrote in is none (its triggered does not count).
   agent_counts as (
@@ -184,7 +189,7 @@ function statement(scope: StatsScope, build: (params: SqlParams, p: ScopeParams)
 }
 
 /** By unit: every unit overlapping from..to (the ends may be cut; only days inside count). */
-export const byUnit = (scope: StatsScope, interval: Interval, select: string) =>
+export const byUnit = (scope: StatsScope, interval: Interval, select: string, deletedWriters: string[] = []) =>
   statement(scope, (params, p) => {
     const unit = params.add(interval);
     return `
@@ -192,9 +197,68 @@ export const byUnit = (scope: StatsScope, interval: Interval, select: string) =>
       units as (
         select generate_series(date_trunc(${unit}, ${p.from}::date::timestamp), ${p.to}::date::timestamp, ('1 ' || ${unit})::interval) as unit_start
       ),
-      ${rowCtes(p, UNIT_LABELS[interval])}
+      ${rowCtes(p, UNIT_LABELS[interval], deletedWriters.length > 0 ? params.add(deletedWriters) : undefined)}
       ${select}`;
   });
+
+/** The deleted agents who wrote in a chat the scope counts (the agents export lists them in every unit). */
+const deletedWritersStatement = (scope: StatsScope) =>
+  statement(
+    scope,
+    (_params, p) => `
+      select a.id from agents a
+      where a.account_id = ${p.account} and a.deleted_at is not null
+        and exists (
+          select 1 from conversations c
+          join messages m on m.account_id = c.account_id and m.conversation_id = c.id
+          where c.account_id = a.account_id
+            and c.created_at >= ${p.from}::date::timestamp at time zone ${p.zone}
+            and c.created_at < (${p.to}::date + 1)::timestamp at time zone ${p.zone}
+            and (${p.group}::text is null or c.group_id = ${p.group})
+            and m.type = 'message' and m.sub_type = 'agent' and m.agent_id = a.id)`,
+  );
+
+const DAY_MS = 86_400_000;
+/** Local calendar days are handled as UTC midnights: plain dates, no zone rules involved. */
+const dayOf = (date: string) => Date.parse(`${date}T00:00:00Z`);
+const dateOf = (day: number) => new Date(day).toISOString().slice(0, 10);
+
+function unitStartOf(day: number, interval: Interval): number {
+  const at = new Date(day);
+  if (interval === 'day') return day;
+  if (interval === 'week') return day - ((at.getUTCDay() + 6) % 7) * DAY_MS;
+  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1);
+}
+
+/** The first day of the unit after the one starting on `unitStart`. */
+function nextUnit(unitStart: number, interval: Interval): number {
+  if (interval === 'day') return unitStart + DAY_MS;
+  if (interval === 'week') return unitStart + 7 * DAY_MS;
+  const at = new Date(unitStart);
+  return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+}
+
+/** Each statement of a chunked export covers whole units spanning at least this many days (a month, four weeks). */
+const CHUNK_MIN_DAYS = 28;
+
+/**
+ * The scope cut at unit boundaries into pieces of about a month. A long export runs
+ * as one statement per piece, so on PGlite's single connection a small request
+ * waits for one piece at most, not for the whole export (docs/behaviour.md §10),
+ * and on PostgreSQL the pieces run side by side. A unit is never split: each
+ * piece counts exactly the conversations of its own units.
+ */
+export function chunkScopes(scope: StatsScope, interval: Interval): StatsScope[] {
+  const last = dayOf(scope.to);
+  const chunks: StatsScope[] = [];
+  for (let start = dayOf(scope.from); start <= last; ) {
+    let end = nextUnit(unitStartOf(start, interval), interval);
+    while (end - start < CHUNK_MIN_DAYS * DAY_MS && end <= last) end = nextUnit(end, interval);
+    chunks.push({ ...scope, from: dateOf(start), to: dateOf(Math.min(end - DAY_MS, last)) });
+    start = end;
+  }
+  return chunks;
+}
 
 /** The whole range as a single unit. */
 export const totalsStatement = (scope: StatsScope) =>
@@ -230,10 +294,20 @@ export async function totals(db: Db, scope: StatsScope): Promise<{ overview: Ove
   return { overview, agents };
 }
 
-export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
-  return run<OverviewRecord>(db, byUnit(scope, interval, 'select * from overview_rows order by "unitId"'));
+/** The records of every chunk of the scope, in order; each chunk is a statement of its own. */
+async function chunkedRecords<R>(scope: StatsScope, interval: Interval, runChunk: (chunk: StatsScope) => Promise<R[]>): Promise<R[]> {
+  return (await Promise.all(chunkScopes(scope, interval).map(runChunk))).flat();
 }
 
-export function agentRecords(db: Db, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
-  return run<AgentRecord>(db, byUnit(scope, interval, 'select * from agent_rows order by "unitId", "userId"'));
+export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
+  return chunkedRecords(scope, interval, (chunk) => run<OverviewRecord>(db, byUnit(chunk, interval, 'select * from overview_rows order by "unitId"')));
+}
+
+export async function agentRecords(db: Db, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
+  // A deleted agent who wrote anywhere in the range is listed in every unit, also in the chunks it wrote nothing in.
+  const chunked = chunkScopes(scope, interval).length > 1;
+  const deletedWriters = chunked ? (await run<{ id: string }>(db, deletedWritersStatement(scope))).map((row) => row.id) : [];
+  return chunkedRecords(scope, interval, (chunk) =>
+    run<AgentRecord>(db, byUnit(chunk, interval, 'select * from agent_rows order by "unitId", "userId"', deletedWriters)),
+  );
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { byUnit, totalsStatement, type StatsScope } from './repository.ts';
+import { byUnit, chunkScopes, totalsStatement, type StatsScope } from './repository.ts';
 import { INTERVALS } from './schema.ts';
 
 const scope: StatsScope = { accountId: 'acc1', timezone: 'Europe/Prague', from: '2024-03-01', to: '2024-03-31', group: null };
@@ -25,6 +25,42 @@ describe('legacy export statements', () => {
   it('write their column lists with one comma between columns, labels or not', () => {
     for (const { name, sql } of statements) {
       assert.doesNotMatch(sql, /,\s*,|select\s*,|,\s*from\b/i, name);
+    }
+  });
+});
+
+describe('chunks of a long export', () => {
+  const spans = (from: string, to: string, interval: 'day' | 'week' | 'month') =>
+    chunkScopes({ ...scope, from, to }, interval).map((chunk) => `${chunk.from}..${chunk.to}`);
+
+  it('leaves a range of a month or less whole', () => {
+    assert.deepEqual(spans('2024-03-01', '2024-03-31', 'day'), ['2024-03-01..2024-03-28', '2024-03-29..2024-03-31']);
+    assert.deepEqual(spans('2024-03-01', '2024-03-31', 'month'), ['2024-03-01..2024-03-31']);
+    assert.deepEqual(spans('2024-03-05', '2024-03-05', 'week'), ['2024-03-05..2024-03-05']);
+  });
+
+  it('cuts a year by month into calendar months, the first one cut at the start of the range and joined to the next', () => {
+    assert.deepEqual(spans('2024-01-15', '2024-12-10', 'month'), [
+      '2024-01-15..2024-02-29',
+      ...['03', '04', '05', '06', '07', '08', '09', '10', '11'].map((m) => `2024-${m}-01..2024-${m}-${new Date(Date.UTC(2024, Number(m), 0)).getUTCDate()}`),
+      '2024-12-01..2024-12-10',
+    ]);
+  });
+
+  it('cuts weeks on Mondays, four weeks a chunk, and covers every day of the range once', () => {
+    for (const interval of ['day', 'week', 'month'] as const) {
+      const chunks = chunkScopes({ ...scope, from: '2023-12-28', to: '2025-03-02' }, interval);
+      assert.equal(chunks[0].from, '2023-12-28');
+      assert.equal(chunks.at(-1)?.to, '2025-03-02');
+      for (let i = 1; i < chunks.length; i++) {
+        const next = new Date(`${chunks[i - 1].to}T00:00:00Z`);
+        next.setUTCDate(next.getUTCDate() + 1);
+        assert.equal(chunks[i].from, next.toISOString().slice(0, 10), `${interval}: chunk ${i} follows the previous one`);
+        const start = new Date(`${chunks[i].from}T00:00:00Z`);
+        if (interval === 'week') assert.equal(start.getUTCDay(), 1, `${interval}: chunk ${i} starts on a Monday`);
+        if (interval === 'month') assert.equal(start.getUTCDate(), 1, `${interval}: chunk ${i} starts on the 1st`);
+      }
+      if (interval === 'week') assert.ok(chunks.slice(1, -1).every((c) => (Date.parse(c.to) - Date.parse(c.from)) / 86_400_000 === 27));
     }
   });
 });
