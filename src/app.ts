@@ -69,6 +69,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     requestTimeout: deps.config.requestTimeoutMs,
     http: { headersTimeout: deps.config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     clientErrorHandler,
+    // request.ip (rate limits, logs) and protocol believe X-Forwarded-* only from these proxies (TRUST_PROXY).
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
