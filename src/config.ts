@@ -15,6 +15,9 @@ export interface Config {
   inactivityTimeoutSeconds: number;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Failed authentications (unknown or revoked tokens, unknown apiKeys) a client address may have per window before 429. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
   webhookTimeoutMs: number;
   webhookRetryBaseMs: number;
   webhookBlockPrivate: boolean;
@@ -152,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     inactivityTimeoutSeconds: seconds(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 10, 1, 86_400),
     webhookTimeoutMs: milliseconds(env, 'WEBHOOK_TIMEOUT_MS', 5000),
     webhookRetryBaseMs: milliseconds(env, 'WEBHOOK_RETRY_BASE_MS', 1000),
     webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', true),

@@ -106,7 +106,8 @@ export interface RequestOptions {
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, ...overrides };
+  // Limits high enough for any test but those of the limits (which pass their own).
+  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, authFailureLimit: 100_000, ...overrides };
   const opened = await openTestDb(config.heavyQueryTimeoutMs);
   const metrics = createMetrics();
   const db = measuredDb(opened.db, metrics);
