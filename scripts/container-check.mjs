@@ -3,7 +3,8 @@
 // images to pull). It reads the Dockerfile and reproduces what the image holds and does:
 //
 // 1. lints the runtime stage: a Node 22 base, a non-root USER, the data VOLUME, the exact CMD,
-//    a HEALTHCHECK on /healthz; and that compose's instances are the ones nginx balances;
+//    a HEALTHCHECK on /healthz; and that compose's instances are the ones nginx balances, trusting
+//    X-Forwarded-For from nginx's address (TRUST_PROXY), which nginx sends;
 // 2. copies what the stage COPYs (package files, dist/, bin/) into a temporary directory and
 //    installs the production dependencies there as the stage does (`npm ci --omit=dev ...`);
 // 3. starts the CMD there with the stage's ENV (on 127.0.0.1, a free port, a fresh DATA_DIR),
@@ -95,6 +96,14 @@ const upstreams = [...nginx.matchAll(/^\s*server ([\w-]+):8080;/gm)].map((m) => 
 check(instances.length >= 2, 'compose.yaml must run at least two instances (<<: *chat-service)');
 check(JSON.stringify(instances) === JSON.stringify(upstreams), `nginx upstreams ${upstreams} differ from compose instances ${instances}`);
 check(/location \/v2\/events \{[^}]*proxy_buffering off;/.test(nginx), 'nginx must not buffer /v2/events (Server-Sent Events)');
+// The instances believe X-Forwarded-For from nginx's fixed address only (TRUST_PROXY), which nginx must send.
+const trustProxy = /^ {4}TRUST_PROXY: (\S+)$/m.exec(compose)?.[1];
+const nginxAddress = /^ {2}nginx:\n(?: {4}.*\n)*? {6}default:\n {8}ipv4_address: (\S+)$/m.exec(compose)?.[1];
+const subnet = /^networks:\n {2}default:\n[\s\S]*?- subnet: (\d+\.\d+\.\d+)\.0\/24$/m.exec(compose)?.[1];
+check(trustProxy !== undefined && trustProxy === nginxAddress, `compose's TRUST_PROXY (${trustProxy}) must be nginx's ipv4_address (${nginxAddress})`);
+check(subnet !== undefined && nginxAddress?.startsWith(`${subnet}.`), `nginx's ipv4_address (${nginxAddress}) must be in the default network's /24 (${subnet}.0)`);
+check(/^\s*proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/m.test(nginx), 'nginx must send X-Forwarded-For');
+check(/^\s*proxy_set_header X-Forwarded-Proto \$scheme;/m.test(nginx), 'nginx must send X-Forwarded-Proto');
 
 // The build context keeps everything a COPY takes (.dockerignore lists whole names, no globs in them).
 const ignored = new Set(readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')));

@@ -13,6 +13,7 @@ import { PRODUCT_TITLE, referencePage } from './http/reference.ts';
 import { installAuth } from './auth/hook.ts';
 import { installIdempotency } from './idempotency/hook.ts';
 import { TokenVerifier } from './auth/tokens.ts';
+import { AuthFailureLimiter } from './auth/failures.ts';
 import { SCOPES } from './auth/scopes.ts';
 import { healthRoutes } from './health/routes.ts';
 import { agentRoutes } from './agents/routes.ts';
@@ -69,6 +70,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     requestTimeout: deps.config.requestTimeoutMs,
     http: { headersTimeout: deps.config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS },
     clientErrorHandler,
+    // request.ip (rate limits, logs) and protocol believe X-Forwarded-* only from these proxies (TRUST_PROXY).
+    trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -161,7 +164,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   });
   await app.register(referencePage, { documentUrl: '/v2/openapi.json' });
 
-  installAuth(app, new TokenVerifier(deps.db));
+  const authFailures = new AuthFailureLimiter({ limit: deps.config.authFailureLimit, windowMs: deps.config.authFailureWindowSeconds * 1000 });
+  installAuth(app, new TokenVerifier(deps.db, authFailures));
   installIdempotency(app, deps);
 
   const events = new EventHub(deps.db, { safetyPollMs: deps.config.eventSafetyPollMs });

@@ -1,3 +1,5 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * All configuration comes from the environment, read here and nowhere else.
  * Every variable is documented in README.md ("Configuration").
@@ -13,6 +15,9 @@ export interface Config {
   inactivityTimeoutSeconds: number;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Failed authentications (unknown or revoked tokens, unknown apiKeys) a client address may have per window before 429. */
+  authFailureLimit: number;
+  authFailureWindowSeconds: number;
   webhookTimeoutMs: number;
   webhookRetryBaseMs: number;
   webhookBlockPrivate: boolean;
@@ -33,6 +38,11 @@ export interface Config {
   metricsToken: string | undefined;
   /** Serves /metrics on this port instead of the API port. */
   metricsPort: number | undefined;
+  /**
+   * Addresses and CIDRs of the reverse proxies whose X-Forwarded-For / -Proto / -Host are believed
+   * (Fastify's trustProxy); empty: none, the client is the connection's peer.
+   */
+  trustProxy: string[];
 }
 
 export class ConfigError extends Error {}
@@ -85,6 +95,44 @@ function metricsToken(env: Env): string | undefined {
   return raw;
 }
 
+/** @fastify/proxy-addr's names of address ranges, which Fastify's trustProxy also takes. */
+const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address (dotted-quad IPv4 or IPv6, no zone) or a CIDR with a prefix length from 1 to 32 or 128, as proxy-addr takes it. */
+function proxyAddress(item: string): boolean {
+  if (PROXY_RANGES.includes(item)) return true;
+  const [address, prefix, ...rest] = item.split('/');
+  if (rest.length > 0) return false;
+  const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
+  if (!v4 && (address.includes('%') || !ipaddr.IPv6.isValid(address))) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= (v4 ? 32 : 128);
+}
+
+/**
+ * The proxies to believe about the client's address (docs/operations.md "Behind a proxy"). Only a list of
+ * addresses is safe: `true` would believe any peer, so a client reaching the service directly (or through a
+ * proxy that appends to X-Forwarded-For, as nginx does) could pick its address; Fastify ignores hop counts.
+ */
+function trustProxy(env: Env): string[] {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw.toLowerCase() === 'false') return [];
+  if (raw.toLowerCase() === 'true') {
+    throw new ConfigError('TRUST_PROXY=true would let any client choose its address with X-Forwarded-For; list the proxies\' addresses or CIDRs instead');
+  }
+  if (/^\d+$/.test(raw)) {
+    throw new ConfigError(`TRUST_PROXY takes no hop count ("${raw}": it cannot tell a proxy from a client); list the proxies' addresses or CIDRs instead`);
+  }
+  const items = raw.split(',').map((item) => item.trim());
+  const bad = items.find((item) => !proxyAddress(item));
+  if (bad !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be false or a comma-separated list of addresses or CIDRs (such as 10.0.0.5,172.16.0.0/12, or loopback, linklocal, uniquelocal), got "${bad}"`,
+    );
+  }
+  return items;
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -107,6 +155,8 @@ export function loadConfig(env: Env = process.env): Config {
     inactivityTimeoutSeconds: seconds(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
     rateLimitBurst: integer(env, 'RATE_LIMIT_BURST', 100, 1, 1_000_000),
+    authFailureLimit: integer(env, 'AUTH_FAILURE_LIMIT', 20, 1, 1_000_000),
+    authFailureWindowSeconds: integer(env, 'AUTH_FAILURE_WINDOW_SECONDS', 10, 1, 86_400),
     webhookTimeoutMs: milliseconds(env, 'WEBHOOK_TIMEOUT_MS', 5000),
     webhookRetryBaseMs: milliseconds(env, 'WEBHOOK_RETRY_BASE_MS', 1000),
     webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', true),
@@ -119,5 +169,6 @@ export function loadConfig(env: Env = process.env): Config {
     heavyQueryTimeoutMs: milliseconds(env, 'HEAVY_QUERY_TIMEOUT_MS', 30_000),
     metricsToken: metricsToken(env),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
+    trustProxy: trustProxy(env),
   };
 }

@@ -10,6 +10,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/db/db.ts';
+import { migrate } from '../../src/db/migrate.ts';
 import { createMetrics } from '../../src/metrics/metrics.ts';
 
 export const SCHEMA_FILE = new URL('./schema.d.ts', import.meta.url);
@@ -24,9 +25,10 @@ export async function clientSchema(document: object): Promise<string> {
   return HEADER + astToString(ast);
 }
 
-/** The document the app serves; building the app needs a database handle, never used here. */
+/** The document the app serves; building the app needs a migrated database (its event hub reads the outbox at start). */
 async function servedDocument(): Promise<object> {
   const db = await openDb({ dataDir: 'memory' });
+  await migrate(db);
   const app = await buildApp({ db, config: loadConfig({}), now: () => new Date(), metrics: createMetrics() }, { logger: false });
   try {
     await app.ready();

@@ -1836,7 +1836,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -1961,7 +1961,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2038,7 +2038,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2115,7 +2115,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2229,7 +2229,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2318,7 +2318,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2374,7 +2374,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2475,7 +2475,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2531,7 +2531,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2644,7 +2644,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2721,7 +2721,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,7 +2777,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2888,7 +2888,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2965,7 +2965,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3021,7 +3021,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3132,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3209,7 +3209,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3286,7 +3286,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3342,7 +3342,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3478,7 +3478,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3555,7 +3555,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3675,7 +3675,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3752,7 +3752,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3829,7 +3829,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -3989,7 +3989,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4066,7 +4066,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4150,7 +4150,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4269,7 +4269,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4382,7 +4382,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4495,7 +4495,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4572,7 +4572,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4654,7 +4654,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4799,7 +4799,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4881,7 +4881,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5006,7 +5006,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5134,7 +5134,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5243,7 +5243,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5320,7 +5320,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5434,7 +5434,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5525,7 +5525,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5581,7 +5581,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5699,7 +5699,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5776,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5853,7 +5853,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -5931,7 +5931,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6058,7 +6058,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6147,7 +6147,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6284,7 +6284,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6373,7 +6373,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -6510,7 +6510,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
-            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
                     [name: string]: unknown;

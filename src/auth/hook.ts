@@ -19,14 +19,20 @@ const unauthorized = (message: string) =>
 
 /**
  * The caller of an `Authorization` header holding a bearer token with at least one
- * of `scopes`: 401 for a missing, malformed, unknown or revoked token, 403 when it
- * lacks every one of the scopes.
+ * of `scopes`, sent from `ip`: 401 for a missing, malformed, unknown or revoked token,
+ * 403 when it lacks every one of the scopes, 429 when `ip` has failed too often
+ * (docs/behaviour.md §1; unknown and revoked tokens are the failures counted).
  */
-export async function authenticateBearer(verifier: TokenVerifier, header: string | undefined, scopes: readonly Scope[]): Promise<Caller> {
+export async function authenticateBearer(
+  verifier: TokenVerifier,
+  header: string | undefined,
+  ip: string,
+  scopes: readonly Scope[],
+): Promise<Caller> {
   if (!header) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>');
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
-  const caller = await verifier.verify(match[1]);
+  const caller = await verifier.verify(match[1], ip);
   if (!caller) throw unauthorized('Unknown or revoked token');
   if (!scopes.some((scope) => caller.scopes.has(scope))) throw new ApiError(403, 'forbidden', `Missing scope ${scopes.join(' or ')}`);
   return caller;
@@ -41,7 +47,7 @@ export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {
   app.addHook('onRequest', async (request) => {
     const scopes = request.routeOptions.config.scopes;
     if (!scopes) return;
-    request.caller = await authenticateBearer(verifier, request.headers.authorization, scopes);
+    request.caller = await authenticateBearer(verifier, request.headers.authorization, request.ip, scopes);
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { randomString, sha256 } from '../ids.ts';
+import type { AuthFailureLimiter } from './failures.ts';
 
 /** Who is calling: resolved from the bearer token on every authenticated request. */
 export interface Caller {
@@ -16,38 +17,81 @@ export function generateApiKey(): string {
   return `ak_${randomString(32)}`;
 }
 
+/** How long a lookup's answer is kept: a revoked token, or a just-created one on another instance, waits at most this long. */
 const CACHE_TTL_MS = 1000;
+/** Entries per cache; a full cache starts over (valid and invalid tokens apart, so a flood of bad ones cannot evict good ones). */
+const CACHE_SIZE = 10_000;
 
 /**
  * Resolves bearer tokens to callers. Lookups hit a unique index on the hash;
- * results are cached for at most one second, so a revoked token stops working
- * within a second on every instance.
+ * answers, valid and invalid, are cached for at most one second (docs/behaviour.md §1):
+ * a revoked token stops working within a second on every instance, and a flood of one
+ * bad token costs one lookup a second. Failed lookups count against the client's
+ * address (AuthFailureLimiter), which once limited gets 429 before any lookup.
  */
 export class TokenVerifier {
-  readonly #cache = new Map<string, { caller: Caller | null; expires: number }>();
+  readonly #valid = new Map<string, { caller: Caller; expires: number }>();
+  /** Hashes found in no active token, until when. */
+  readonly #invalid = new Map<string, number>();
 
-  constructor(private readonly db: Queryable) {}
+  constructor(
+    private readonly db: Queryable,
+    readonly failures: AuthFailureLimiter,
+    /** The clock of the cache, in milliseconds; tests may pass their own. */
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  async verify(token: string): Promise<Caller | null> {
+  /** The caller of `token`, sent from `ip`; null when it is unknown or revoked; 429 (ApiError) when `ip` is limited. */
+  async verify(token: string, ip: string): Promise<Caller | null> {
     const hash = sha256(token);
-    const now = Date.now();
-    const cached = this.#cache.get(hash);
-    if (cached && cached.expires > now) return cached.caller;
+    const now = this.now();
+    const valid = this.#valid.get(hash);
+    if (valid && valid.expires > now) return valid.caller;
+    this.failures.check(ip, hash);
+    const invalidUntil = this.#invalid.get(hash);
+    if (invalidUntil !== undefined && invalidUntil > now) {
+      this.failures.failed(ip, hash);
+      return null;
+    }
     // The only lookup not filtered by account: the token is what names the account.
     const { rows } = await this.db.query<{ account_id: string; id: string; scopes: string[] }>(
       'select account_id, id, scopes from api_tokens where token_hash = $1 and revoked_at is null',
       [hash],
     );
-    const caller = rows[0] ? { accountId: rows[0].account_id, tokenId: rows[0].id, scopes: new Set(rows[0].scopes) } : null;
-    if (this.#cache.size > 10_000) this.#cache.clear();
-    this.#cache.set(hash, { caller, expires: now + CACHE_TTL_MS });
+    if (!rows[0]) {
+      remember(this.#invalid, hash, now + CACHE_TTL_MS);
+      this.failures.failed(ip, hash);
+      return null;
+    }
+    const caller = { accountId: rows[0].account_id, tokenId: rows[0].id, scopes: new Set(rows[0].scopes) };
+    remember(this.#valid, hash, { caller, expires: now + CACHE_TTL_MS });
+    this.failures.succeeded(hash);
     return caller;
+  }
+
+  /**
+   * A token created on this instance works here at once, even from a limited address. (A token's hash
+   * is never looked up before it exists, as its value is random, so this is a precaution: no cached
+   * "invalid" may outlive the creation. Other instances cache an invalid answer for at most a second.)
+   */
+  created(token: string): void {
+    const hash = sha256(token);
+    this.#invalid.delete(hash);
+    this.failures.succeeded(hash);
   }
 
   /** Drops a revoked token from this instance's cache at once. */
   forget(accountId: string, tokenId: string): void {
-    for (const [hash, entry] of this.#cache) {
-      if (entry.caller?.accountId === accountId && entry.caller.tokenId === tokenId) this.#cache.delete(hash);
+    for (const [hash, entry] of this.#valid) {
+      if (entry.caller.accountId === accountId && entry.caller.tokenId === tokenId) {
+        this.#valid.delete(hash);
+        this.failures.forget(hash);
+      }
     }
   }
+}
+
+function remember<V>(cache: Map<string, V>, hash: string, value: V): void {
+  if (cache.size >= CACHE_SIZE) cache.clear();
+  cache.set(hash, value);
 }

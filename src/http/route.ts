@@ -16,8 +16,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   500: 'Unexpected failure (`internal_error`), with a request id',
 };
 
-const errorResponse = (status: number) => ({
-  description: ERROR_DESCRIPTIONS[status] ?? 'Error',
+/** An authenticated route's 429 also comes from the limit on failed authentications (src/auth/failures.ts). */
+const AUTHENTICATED_429 = 'Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After';
+
+const errorResponse = (status: number, authenticated: boolean) => ({
+  description: (status === 429 && authenticated ? AUTHENTICATED_429 : ERROR_DESCRIPTIONS[status]) ?? 'Error',
   content: { 'application/json': { schema: { $ref: 'error_payload#' } } },
 });
 
@@ -64,7 +67,7 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   if (doc.params || doc.querystring || doc.body) statuses.add(422);
   if (doc.body) [400, 413, 415].forEach((s) => statuses.add(s));
   const response: Record<string, unknown> = { 200: doc.response };
-  for (const status of [...statuses].sort()) response[status] = errorResponse(status);
+  for (const status of [...statuses].sort()) response[status] = errorResponse(status, scopes !== undefined);
   return {
     schema: {
       operationId: doc.operationId,

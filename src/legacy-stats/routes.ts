@@ -8,6 +8,7 @@ import { toApiError } from '../http/error-handler.ts';
 import { formatValidationErrors } from '../http/validation.ts';
 import { route } from '../http/route.ts';
 import { authenticateBearer } from '../auth/hook.ts';
+import { sha256 } from '../ids.ts';
 import {
   AgentsResponse,
   IntervalParameters,
@@ -67,7 +68,7 @@ const LEGACY_ERRORS: Record<number, string> = {
   403: 'The bearer token (sent without an apiKey) lacks statistics:read (`forbidden`)',
   413: 'Body over the size limit (`payload_too_large`)',
   415: 'Body neither a form nor JSON (`unsupported_media_type`)',
-  429: 'Rate limit exceeded (`too_many_requests`); see Retry-After',
+  429: 'Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After',
   500: 'Unexpected failure (`internal_error`), with a request id',
   503: 'The queries did not finish within HEAVY_QUERY_TIMEOUT_MS (`service_unavailable`); see Retry-After',
 };
@@ -129,16 +130,23 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.decorateRequest('legacyAccount', null);
   app.setErrorHandler(sendLegacyError);
 
+  /** The account of the apiKey or, without one, of the bearer token; unknown ones count as failed authentications (docs/behaviour.md §1). */
+  async function legacyAccount(request: FastifyRequest, apiKey: unknown): Promise<stats.LegacyAccount> {
+    const authorization = request.headers.authorization;
+    if (apiKey === undefined && authorization !== undefined) {
+      return stats.accountOfToken(deps, (await authenticateBearer(app.tokenVerifier, authorization, request.ip, LEGACY_BEARER_SCOPES)).accountId);
+    }
+    // A missing apiKey costs no lookup, and is not counted.
+    if (typeof apiKey !== 'string' || apiKey === '') return stats.authenticate(deps, apiKey);
+    return app.tokenVerifier.failures.guard(request.ip, sha256(apiKey), () => stats.authenticate(deps, apiKey));
+  }
+
   // The apiKey is checked before validation (docs/behaviour.md §1): a bad parameter from a caller without a key gets 401.
   // Without an apiKey, a bearer token with statistics:read may authenticate instead (the dashboard's
   // one token); with one, the Authorization header is ignored exactly as before that extension.
   app.addHook('preValidation', async (request) => {
     const parameters = collectParameters(request, knownParameters(request));
-    const authorization = request.headers.authorization;
-    request.legacyAccount =
-      parameters.apiKey === undefined && authorization !== undefined
-        ? await stats.accountOfToken(deps, (await authenticateBearer(app.tokenVerifier, authorization, LEGACY_BEARER_SCOPES)).accountId)
-        : await stats.authenticate(deps, parameters.apiKey);
+    request.legacyAccount = await legacyAccount(request, parameters.apiKey);
     if (request.body !== undefined && !isParameterObject(request.body)) {
       throw stats.invalidParameter('body', 'must be an object of named parameters');
     }

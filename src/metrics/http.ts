@@ -9,13 +9,13 @@ import type { Metrics } from './metrics.ts';
 /** Requests that matched no route share one label, so scanners cannot grow the series without bound. */
 const UNMATCHED_ROUTE = 'unmatched';
 
-/** Times every request by its route pattern (not its URL) and counts the rate limit's refusals. */
+/** Times every request by its route pattern (not its URL) and counts the rate limits' refusals. */
 export function installHttpMetrics(app: FastifyInstance, metrics: Metrics) {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;
     metrics.httpRequestDuration.observe({ method: request.method, route, status: String(status) }, reply.elapsedTime / 1000);
-    // Only the rate limit answers 429 (src/app.ts).
+    // Only the rate limits answer 429: requests per token or address (src/app.ts), failed authentications (src/auth/failures.ts).
     if (status === 429) metrics.rateLimitRejections.inc({ route });
   });
 }

@@ -93,11 +93,21 @@ export interface Client {
   delete(url: string): Promise<Reply>;
   post(url: string, body?: unknown): Promise<Reply>;
   patch(url: string, body?: unknown): Promise<Reply>;
-  request(options: { method: string; url: string; payload?: string | Buffer; headers?: Record<string, string> }): Promise<Reply>;
+  request(options: RequestOptions): Promise<Reply>;
+}
+
+export interface RequestOptions {
+  method: string;
+  url: string;
+  payload?: string | Buffer;
+  headers?: Record<string, string>;
+  /** The connection's peer address (127.0.0.1 unless given): a client, or a proxy in front of the app. */
+  remoteAddress?: string;
 }
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
-  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, ...overrides };
+  // Limits high enough for any test but those of the limits (which pass their own).
+  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, authFailureLimit: 100_000, ...overrides };
   const opened = await openTestDb(config.heavyQueryTimeoutMs);
   const metrics = createMetrics();
   const db = measuredDb(opened.db, metrics);
@@ -107,8 +117,14 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const app = await buildApp(deps, { logger: false });
   await app.ready();
 
-  const send = async (options: { method: string; url: string; payload?: string | Buffer; headers?: Record<string, string> }) => {
-    const raw = await app.inject({ method: options.method as never, url: options.url, payload: options.payload, headers: options.headers });
+  const send = async (options: RequestOptions) => {
+    const raw = await app.inject({
+      method: options.method as never,
+      url: options.url,
+      payload: options.payload,
+      headers: options.headers,
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+    });
     let body: unknown = raw.body;
     if (String(raw.headers['content-type'] ?? '').includes('json') && raw.body !== '') body = JSON.parse(raw.body);
     return { status: raw.statusCode, body, headers: raw.headers, raw } as Reply;

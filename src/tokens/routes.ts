@@ -20,7 +20,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
       body: CreateTokenBody,
       response: CreatedToken,
     }),
-    async (request) => tokens.createTokenFor(deps, callerOf(request), request.body),
+    async (request) => tokens.createTokenFor({ ...deps, verifier: app.tokenVerifier }, callerOf(request), request.body),
   );
 
   app.get(

@@ -6,10 +6,11 @@ import { ApiError, notFound } from '../http/errors.ts';
 import * as repo from './repository.ts';
 import type { TokenRecord } from './schema.ts';
 
-/** The database (or an open transaction) and the clock. */
+/** The database (or an open transaction) and the clock; in the app, the verifier to tell of new tokens. */
 interface TokenDeps {
   db: Queryable;
   now: () => Date;
+  verifier?: Pick<TokenVerifier, 'created'>;
 }
 
 /** The secret is returned here and never again: only its hash is stored. */
@@ -27,6 +28,7 @@ export async function createToken(
     tokenHash: sha256(token),
     at: deps.now(),
   });
+  deps.verifier?.created(token);
   return { id: row.id, name: row.name, scopes: row.scopes, token, created_at: row.created_at.toISOString() };
 }
 

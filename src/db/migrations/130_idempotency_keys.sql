@@ -3,13 +3,16 @@
 -- retry gets it again on any instance and after a restart.
 create table idempotency_keys (
   account_id text not null references accounts (account_id),
+  -- Not the client's Idempotency-Key but its hash: sha256 of "idempotency-key\n" and the key, in hex
+  -- (storedKey in src/idempotency/service.ts). The key itself is never stored: it also decrypts response_body.
   key text not null,
   -- sha256 of method, path with query, and the canonical body: another body under one key is refused.
   request_hash text not null,
   -- Set while the first request runs (the lock); a crashed instance's lock is taken over after locked_until.
   lock_id text,
   locked_until timestamptz,
-  -- The stored answer; null while the request runs.
+  -- The stored answer; null while the request runs. response_body is encrypted (AES-256-GCM) with a key
+  -- derived from the client's Idempotency-Key (docs/behaviour.md §11).
   status integer,
   content_type text,
   response_body text,
