@@ -78,7 +78,6 @@ export function buildCli(config: () => Config): Command {
       const settings = config();
       const server = await startServer(settings);
       const log = server.app.log;
-      log.info({ url: server.url }, 'chat-service listening');
       const shutdown = (signal: string) => {
         log.info({ signal }, 'shutting down');
         // Whatever still runs (a slow query, a stalled upload) cannot hold the process past the deadline:
@@ -97,6 +96,9 @@ export function buildCli(config: () => Config): Command {
       };
       process.once('SIGTERM', () => shutdown('SIGTERM'));
       process.once('SIGINT', () => shutdown('SIGINT'));
+      // Announced once the signals are handled: a supervisor (or a test) that stops the service as soon as it
+      // reads this line must not find Node's default action, which kills the process without shutting down.
+      log.info({ url: server.url }, 'chat-service listening');
     });
 
   program
