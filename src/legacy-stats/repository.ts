@@ -18,12 +18,15 @@ type ScopeParams = Record<'account' | 'zone' | 'from' | 'to' | 'group', string>;
 // Units are local timestamps (`timestamp without time zone` in the account's zone), so
 // `date_trunc` and the unit series follow the local calendar across DST changes.
 
-/** Conversations started in the range, one row each, with what docs/behaviour.md §7 classifies them by. */
-const conversationCtes = (p: ScopeParams, unitOf: (localCreatedAt: string) => string) => `
+/** The range's instants: from the start of its first local day to the end of its last one. */
+const rangeCte = (p: ScopeParams) => `
   range as (
     select ${p.from}::date::timestamp at time zone ${p.zone} as starts_at,
            (${p.to}::date + 1)::timestamp at time zone ${p.zone} as ends_at
-  ),
+  )`;
+
+/** Conversations started in the range, one row each, with what docs/behaviour.md §7 classifies them by. */
+const conversationCtes = (p: ScopeParams, unitOf: (localCreatedAt: string) => string) => `${rangeCte(p)},
   conversation_facts as (
     select c.id, c.contact_id, c.close_type, c.finished_at is not null as closed,
            ${unitOf(`c.created_at at time zone ${p.zone}`)} as unit_start,
@@ -206,14 +209,13 @@ const deletedWritersStatement = (scope: StatsScope) =>
   statement(
     scope,
     (_params, p) => `
-      select a.id from agents a
+      with ${rangeCte(p)}
+      select a.id from agents a, range r
       where a.account_id = ${p.account} and a.deleted_at is not null
         and exists (
           select 1 from conversations c
           join messages m on m.account_id = c.account_id and m.conversation_id = c.id
-          where c.account_id = a.account_id
-            and c.created_at >= ${p.from}::date::timestamp at time zone ${p.zone}
-            and c.created_at < (${p.to}::date + 1)::timestamp at time zone ${p.zone}
+          where c.account_id = a.account_id and c.created_at >= r.starts_at and c.created_at < r.ends_at
             and (${p.group}::text is null or c.group_id = ${p.group})
             and m.type = 'message' and m.sub_type = 'agent' and m.agent_id = a.id)`,
   );
@@ -294,20 +296,22 @@ export async function totals(db: Db, scope: StatsScope): Promise<{ overview: Ove
   return { overview, agents };
 }
 
-/** The records of every chunk of the scope, in order; each chunk is a statement of its own. */
-async function chunkedRecords<R>(scope: StatsScope, interval: Interval, runChunk: (chunk: StatsScope) => Promise<R[]>): Promise<R[]> {
-  return (await Promise.all(chunkScopes(scope, interval).map(runChunk))).flat();
+/** The records of every chunk, in order; each chunk is a statement of its own. */
+async function chunkedRecords<R>(chunks: StatsScope[], runChunk: (chunk: StatsScope) => Promise<R[]>): Promise<R[]> {
+  return (await Promise.all(chunks.map(runChunk))).flat();
 }
 
 export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
-  return chunkedRecords(scope, interval, (chunk) => run<OverviewRecord>(db, byUnit(chunk, interval, 'select * from overview_rows order by "unitId"')));
+  return chunkedRecords(chunkScopes(scope, interval), (chunk) =>
+    run<OverviewRecord>(db, byUnit(chunk, interval, 'select * from overview_rows order by "unitId"')),
+  );
 }
 
 export async function agentRecords(db: Db, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
   // A deleted agent who wrote anywhere in the range is listed in every unit, also in the chunks it wrote nothing in.
-  const chunked = chunkScopes(scope, interval).length > 1;
-  const deletedWriters = chunked ? (await run<{ id: string }>(db, deletedWritersStatement(scope))).map((row) => row.id) : [];
-  return chunkedRecords(scope, interval, (chunk) =>
+  const chunks = chunkScopes(scope, interval);
+  const deletedWriters = chunks.length > 1 ? (await run<{ id: string }>(db, deletedWritersStatement(scope))).map((row) => row.id) : [];
+  return chunkedRecords(chunks, (chunk) =>
     run<AgentRecord>(db, byUnit(chunk, interval, 'select * from agent_rows order by "unitId", "userId"', deletedWriters)),
   );
 }
