@@ -7,16 +7,15 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { startTestApp, engine, type TestAccount, type TestApp } from '../test/harness.ts';
-import { launchBrowser, listen } from '../test/browser.ts';
+import { launchBrowser, listen, screenshot } from '../test/browser.ts';
 import { generateDemoData } from '../demo/service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const OUTPUT = path.join(ROOT, 'test-output');
 /** The browser's zone: not UTC (the accounts' zone), and with a daylight saving change in most 90-day ranges. */
 const BROWSER_ZONE = 'America/New_York';
 
@@ -40,7 +39,6 @@ before(async () => {
     now: new Date(),
     inactivityTimeoutSeconds: t.deps.config.inactivityTimeoutSeconds,
   });
-  mkdirSync(OUTPUT, { recursive: true });
 });
 after(async () => {
   await browser?.close();
@@ -385,7 +383,7 @@ describe(`in Chromium (${engine})`, () => {
     const durations = timeCells.filter((_, i) => i % 6 >= 2);
     assert.ok(durations.length > 0);
     for (const [value, text] of durations) assert.equal(text, duration(Number(value)));
-    await page.screenshot({ path: path.join(OUTPUT, `dashboard-${engine}.png`), fullPage: true });
+    await screenshot(page, 'dashboard');
   });
 
   it('follows the range, interval and filters, keeps them in the URL, and a shared URL restores the view', async () => {

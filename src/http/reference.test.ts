@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { launchBrowser, listen } from '../test/browser.ts';
+import { launchBrowser, listen, screenshot } from '../test/browser.ts';
 
 let t: TestApp;
 let browser: Browser | undefined;
@@ -80,5 +80,7 @@ describe('the reference page in Chromium', () => {
 
     assert.ok(requests.some((url) => url.endsWith('/v2/openapi.json')), 'the page loads the document');
     assert.deepEqual(requests.filter((url) => new URL(url).origin !== base), []);
+    // The first screen: the reference is tens of thousands of pixels long.
+    await screenshot(page, 'reference', false);
   });
 });

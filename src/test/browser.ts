@@ -4,9 +4,14 @@
  * request a page makes).
  */
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
-import type { TestApp } from './harness.ts';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { engine, type TestApp } from './harness.ts';
+
+/** Where the browser tests leave their screenshots (git-ignored), for a person to look at. */
+const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-output');
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
@@ -31,4 +36,10 @@ export async function listen(t: TestApp): Promise<string> {
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const address = t.app.server.address() as { port: number };
   return `http://127.0.0.1:${address.port}`;
+}
+
+/** Saves the page as test-output/<name>-<engine>.png: all of it, or (fullPage false) what the window shows. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<void> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${engine}.png`), fullPage });
 }
