@@ -19,7 +19,9 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'fastify', message: 'Services and repositories never import Fastify: take plain arguments and deps, throw ApiError.' }],
+          paths: [
+            { name: 'fastify', message: 'Services and repositories never import Fastify: take plain arguments and deps, throw ApiError.' },
+          ],
           patterns: [{ group: ['@fastify/*'], message: 'Services and repositories never import Fastify plugins.' }],
         },
       ],
@@ -30,9 +32,22 @@ export default tseslint.config(
     files: ['src/dashboard/public/**/*.js'],
     languageOptions: {
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'performance', 'requestAnimationFrame', 'ResizeObserver', 'AbortController', 'URLSearchParams', 'Blob', 'Option', 'setTimeout'].map(
-          (name) => [name, 'readonly'],
-        ),
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'sessionStorage',
+          'fetch',
+          'performance',
+          'requestAnimationFrame',
+          'ResizeObserver',
+          'AbortController',
+          'URLSearchParams',
+          'Blob',
+          'Option',
+          'setTimeout',
+        ].map((name) => [name, 'readonly']),
       ),
     },
   },

@@ -26,15 +26,30 @@ export interface BenchCase {
 export type Totals = Record<string, { count: number; value: number }>;
 
 const METRICS = {
-  response_time: { table: 'messages', time: 'created_at', where: 'is_reply', value: 'percentile_cont(0.5) within group (order by response_time)' },
-  first_response_time: { table: 'messages', time: 'created_at', where: 'is_first_reply', value: 'percentile_cont(0.5) within group (order by response_time)' },
+  response_time: {
+    table: 'messages',
+    time: 'created_at',
+    where: 'is_reply',
+    value: 'percentile_cont(0.5) within group (order by response_time)',
+  },
+  first_response_time: {
+    table: 'messages',
+    time: 'created_at',
+    where: 'is_first_reply',
+    value: 'percentile_cont(0.5) within group (order by response_time)',
+  },
   time_to_close: {
     table: 'conversations',
     time: 'finished_at',
     where: 'finished_at is not null',
     value: 'percentile_cont(0.5) within group (order by extract(epoch from finished_at - created_at))',
   },
-  time_to_close_sum: { table: 'conversations', time: 'finished_at', where: 'finished_at is not null', value: 'sum(extract(epoch from finished_at - created_at))' },
+  time_to_close_sum: {
+    table: 'conversations',
+    time: 'finished_at',
+    where: 'finished_at is not null',
+    value: 'sum(extract(epoch from finished_at - created_at))',
+  },
   new_conversation: { table: 'conversations', time: 'created_at', where: 'true', value: 'count(*)' },
   closed_conversation: { table: 'conversations', time: 'finished_at', where: 'finished_at is not null', value: 'count(*)' },
   conversation_ratings: { table: 'conversations', time: 'rated_at', where: 'rated_at is not null', value: 'count(*)' },
@@ -112,7 +127,12 @@ function inRange(metric: MetricName): string {
 }
 
 async function totalsOf(db: Db, bench: BenchCase, metric: MetricName, sql: string): Promise<Totals> {
-  const { rows } = await db.query<{ total: boolean; count: number; value: number | null }>(sql, [bench.accountId, bench.from, bench.to, bench.timeZone]);
+  const { rows } = await db.query<{ total: boolean; count: number; value: number | null }>(sql, [
+    bench.accountId,
+    bench.from,
+    bench.to,
+    bench.timeZone,
+  ]);
   const total = rows.find((row) => row.total);
   return { [metric]: { count: total?.count ?? 0, value: Number(total?.value ?? 0) } };
 }

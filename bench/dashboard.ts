@@ -38,7 +38,9 @@ interface Load {
 
 /** Waits for the page's first refresh to finish, and reads its timings. */
 async function timings(page: Page): Promise<Load> {
-  await page.waitForFunction(() => ['ready', 'error'].includes(document.getElementById('main')?.dataset.state ?? ''), undefined, { timeout: 60_000 });
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.getElementById('main')?.dataset.state ?? ''), undefined, {
+    timeout: 60_000,
+  });
   // (No named functions inside: tsx would wrap them in a helper the page does not have.)
   const load = await page.evaluate(() => {
     const main = document.getElementById('main') as HTMLElement;
@@ -55,7 +57,13 @@ async function timings(page: Page): Promise<Load> {
     };
   });
   if (load.state !== 'ready') throw new Error(`the dashboard ended in state ${load.state}: ${await page.textContent('#status')}`);
-  return { page: load.page, refresh: load.refresh, statistics: load.statistics[0], totals: load.totals[0], statisticsRequests: load.statistics.length };
+  return {
+    page: load.page,
+    refresh: load.refresh,
+    statistics: load.statistics[0],
+    totals: load.totals[0],
+    statisticsRequests: load.statistics.length,
+  };
 }
 
 async function benchEngine(engine: string): Promise<Load[]> {
@@ -68,7 +76,16 @@ async function benchEngine(engine: string): Promise<Load[]> {
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     const browser = await chromium.launch({
       executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     try {
       // The last 30 days of the history, which ends when the dataset was generated.
@@ -103,7 +120,10 @@ for (const engine of ENGINES) {
     const samples = loads.map(pick);
     return [`${percentile(samples, 50).toFixed(0)} ms`, `${percentile(samples, 95).toFixed(0)} ms`];
   };
-  const pageP50 = percentile(loads.map((load) => load.page), 50);
+  const pageP50 = percentile(
+    loads.map((load) => load.page),
+    50,
+  );
   const requests = [...new Set(loads.map((load) => load.statisticsRequests))].join(', ');
   rows.push([
     engine,
@@ -115,8 +135,22 @@ for (const engine of ENGINES) {
     `<${TARGET_MS} ms ${pageP50 < TARGET_MS ? 'met' : 'MISSED'}`,
   ]);
 }
-const header = ['engine', 'page p50', 'page p95', 'refresh p50', 'refresh p95', 'POST /v2/statistics p50', 'p95', 'GET /stats/totals p50', 'p95', 'statistics requests per load', 'target'];
-console.log(`\nThe dashboard in Chromium: ${SIZE} conversations, last ${DAYS} days by day (${TIMEZONE}), ${RUNS} page loads (after ${WARMUP_RUNS} warm-up)\n`);
+const header = [
+  'engine',
+  'page p50',
+  'page p95',
+  'refresh p50',
+  'refresh p95',
+  'POST /v2/statistics p50',
+  'p95',
+  'GET /stats/totals p50',
+  'p95',
+  'statistics requests per load',
+  'target',
+];
+console.log(
+  `\nThe dashboard in Chromium: ${SIZE} conversations, last ${DAYS} days by day (${TIMEZONE}), ${RUNS} page loads (after ${WARMUP_RUNS} warm-up)\n`,
+);
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => '---').join('|')}|`);
 for (const row of rows) console.log(`| ${row.join(' | ')} |`);

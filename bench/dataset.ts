@@ -55,15 +55,18 @@ export async function openBenchDb(engine: string): Promise<Db> {
  * instant the history ends at.
  */
 export async function ensureDataset(db: Db): Promise<{ accountId: string; endsAt: Date }> {
-  const { rows } = await db.query<{ account_id: string; created_at: Date }>('select account_id, created_at from accounts where name = $1 limit 1', [
-    ACCOUNT_NAME,
-  ]);
+  const { rows } = await db.query<{ account_id: string; created_at: Date }>(
+    'select account_id, created_at from accounts where name = $1 limit 1',
+    [ACCOUNT_NAME],
+  );
   if (rows[0]) {
     console.error(`${db.engine}: reusing the dataset of ${SIZE} conversations (account ${rows[0].account_id})`);
     return { accountId: rows[0].account_id, endsAt: rows[0].created_at };
   }
   const account = await createAccount({ db, now: () => new Date() }, { name: `${ACCOUNT_NAME} (loading)`, timezone: TIMEZONE });
-  const { rows: created } = await db.query<{ created_at: Date }>('select created_at from accounts where account_id = $1', [account.account_id]);
+  const { rows: created } = await db.query<{ created_at: Date }>('select created_at from accounts where account_id = $1', [
+    account.account_id,
+  ]);
   const endsAt = created[0].created_at;
   const progress = new cliProgress.SingleBar(
     { stream: process.stderr, format: `${db.engine}: generating [{bar}] {value}/{total} conversations | {duration_formatted}` },

@@ -79,5 +79,7 @@ console.log(`\n${SMALL_QUERIES} small queries, then one count over ${HEAVY_ROWS.
 console.log('| engine | small query p50 | small query p95 | heavy query | worst event-loop stall |');
 console.log('|---|---|---|---|---|');
 for (const [name, r] of rows) {
-  console.log(`| ${name} | ${r.smallP50.toFixed(2)} ms | ${r.smallP95.toFixed(2)} ms | ${r.heavyMs.toFixed(0)} ms | ${r.maxStallMs.toFixed(0)} ms |`);
+  console.log(
+    `| ${name} | ${r.smallP50.toFixed(2)} ms | ${r.smallP95.toFixed(2)} ms | ${r.heavyMs.toFixed(0)} ms | ${r.maxStallMs.toFixed(0)} ms |`,
+  );
 }

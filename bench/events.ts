@@ -77,7 +77,8 @@ async function waitForQuiet(receiver: Receiver): Promise<number | null> {
 }
 
 /** Deliveries per second from `start` to the last one (or to now, when they were still arriving). */
-const deliveryRate = (receiver: Receiver, start: number, last: number | null) => receiver.arrivals.length / (((last ?? performance.now()) - start) / 1000);
+const deliveryRate = (receiver: Receiver, start: number, last: number | null) =>
+  receiver.arrivals.length / (((last ?? performance.now()) - start) / 1000);
 
 interface Result extends StreamFigures {
   engine: Engine;
@@ -103,7 +104,7 @@ async function transactionsPerSecond(databaseUrl: string, seconds: number): Prom
     };
     const before = await commits();
     await sleep(seconds * 1000);
-    return (await commits() - before) / seconds;
+    return ((await commits()) - before) / seconds;
   } finally {
     await client.end();
   }
@@ -133,7 +134,10 @@ async function streams(service: Service, engine: Engine, databaseUrl: string, co
     for (let i = 0; i < IDLE_STREAMS; i++) {
       const controller = new AbortController();
       controllers.push(controller);
-      const response = await fetch(`${service.url}/v2/events`, { headers: { authorization: `Bearer ${service.token}` }, signal: controller.signal });
+      const response = await fetch(`${service.url}/v2/events`, {
+        headers: { authorization: `Bearer ${service.token}` },
+        signal: controller.signal,
+      });
       const reader = (response.body as ReadableStream<Uint8Array>).getReader();
       await reader.read();
       const seen: number[] = [];
@@ -154,7 +158,10 @@ async function streams(service: Service, engine: Engine, databaseUrl: string, co
     const latencies: number[] = [];
     for (let write = 0; write < LIVE_WRITES; write++) {
       const sent = performance.now();
-      await call(service.url, service.token, 'POST', `/v2/conversations/${conversationId}/messages`, { sub_type: 'contact', text: `Live ${write}` });
+      await call(service.url, service.token, 'POST', `/v2/conversations/${conversationId}/messages`, {
+        sub_type: 'contact',
+        text: `Live ${write}`,
+      });
       const deadline = performance.now() + 5000;
       while (arrivals.some((seen) => seen.length <= write) && performance.now() < deadline) await sleep(5);
       for (const seen of arrivals) latencies.push(seen.length > write ? seen[write] - sent : 5000);
@@ -177,7 +184,8 @@ async function benchEngine(engine: Engine): Promise<Result> {
       const api = (method: string, url: string, body?: unknown) => call(service.url, service.token, method, url, body);
       const contact = await api('POST', '/v2/contacts', { name: 'Bench' });
       const conversationIds: string[] = [];
-      for (let i = 0; i < CONVERSATIONS; i++) conversationIds.push((await api('POST', '/v2/conversations', { contact_id: contact.id, text: `Seed ${i}` })).id);
+      for (let i = 0; i < CONVERSATIONS; i++)
+        conversationIds.push((await api('POST', '/v2/conversations', { contact_id: contact.id, text: `Seed ${i}` })).id);
       const agent = await api('POST', '/v2/agents', { email: `bench-${Date.now()}@example.com` });
       await api('POST', '/v2/webhooks', { url: receiver.url });
       const json = { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' };
@@ -232,7 +240,9 @@ async function benchEngine(engine: Engine): Promise<Result> {
 
 const results: Result[] = [];
 for (const engine of ENGINES) results.push(await benchEngine(engine));
-console.log('\n| engine | POST message req/s (32 conns) | webhook deliveries/s | last delivery after the writes (s) | one lane: PATCH agent req/s (8 conns) | one lane: deliveries/s | 1,000 idle streams: transactions/s | event to 1,000 streams p50 (ms) | p99 (ms) |');
+console.log(
+  '\n| engine | POST message req/s (32 conns) | webhook deliveries/s | last delivery after the writes (s) | one lane: PATCH agent req/s (8 conns) | one lane: deliveries/s | 1,000 idle streams: transactions/s | event to 1,000 streams p50 (ms) | p99 (ms) |',
+);
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const r of results) {
   console.log(

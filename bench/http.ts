@@ -12,7 +12,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchContention } from './http/contention.ts';
-import { call, freshStorage, load, printTable, startProcess, startService, type Engine, type Figures, type Row, type Storage } from './http/harness.ts';
+import {
+  call,
+  freshStorage,
+  load,
+  printTable,
+  startProcess,
+  startService,
+  type Engine,
+  type Figures,
+  type Row,
+  type Storage,
+} from './http/harness.ts';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',') as Engine[];
 const CONNECTIONS = [1, 32];
@@ -37,14 +48,30 @@ interface Measured {
 }
 
 /** The three write/read cases at each connection count against `base` (paths under `prefix`). */
-async function measureCases(base: string, prefix: string, headers: Record<string, string>, conversationIds: string[], createBody: () => string, messageBody: string): Promise<Measured> {
+async function measureCases(
+  base: string,
+  prefix: string,
+  headers: Record<string, string>,
+  conversationIds: string[],
+  createBody: () => string,
+  messageBody: string,
+): Promise<Measured> {
   const measured: Measured = { get: [], create: [], message: [] };
   const json = { ...headers, 'content-type': 'application/json' };
   for (const connections of CONNECTIONS) {
     measured.get.push(await load({ url: base, connections, headers, path: () => `${prefix}/conversations/${pick(conversationIds)}` }));
-    measured.create.push(await load({ url: base, connections, method: 'POST', headers: json, path: `${prefix}/conversations`, body: createBody }));
+    measured.create.push(
+      await load({ url: base, connections, method: 'POST', headers: json, path: `${prefix}/conversations`, body: createBody }),
+    );
     measured.message.push(
-      await load({ url: base, connections, method: 'POST', headers: json, path: () => `${prefix}/conversations/${pick(conversationIds)}/messages`, body: messageBody }),
+      await load({
+        url: base,
+        connections,
+        method: 'POST',
+        headers: json,
+        path: () => `${prefix}/conversations/${pick(conversationIds)}/messages`,
+        body: messageBody,
+      }),
     );
   }
   return measured;
@@ -99,7 +126,11 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
       if (engine === 'postgres') rows.push({ ...get, target: '>= 70% of baseline', met: ratio(ours.get[i], bare.get[i]) >= 0.7 });
       else {
         const p99Target = many ? ' and p99 <= 50 ms' : '';
-        rows.push({ ...get, target: `>= 50% of baseline${p99Target}`, met: ratio(ours.get[i], bare.get[i]) >= 0.5 && (!many || ours.get[i].p99 <= 50) });
+        rows.push({
+          ...get,
+          target: `>= 50% of baseline${p99Target}`,
+          met: ratio(ours.get[i], bare.get[i]) >= 0.5 && (!many || ours.get[i].p99 <= 50),
+        });
       }
       for (const [name, kind] of [
         ['create, 3 imported messages', 'create'],

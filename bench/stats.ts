@@ -42,11 +42,19 @@ function totalsOf(body: Record<string, { count: number; value: number }>): Total
 }
 
 function sameTotals(a: Totals, b: Totals): boolean {
-  return Object.keys(b).every((key) => a[key] && a[key].count === b[key].count && Math.abs(a[key].value - b[key].value) <= 1e-6 * Math.max(1, Math.abs(b[key].value)));
+  return Object.keys(b).every(
+    (key) => a[key] && a[key].count === b[key].count && Math.abs(a[key].value - b[key].value) <= 1e-6 * Math.max(1, Math.abs(b[key].value)),
+  );
 }
 
 async function measure(engine: string, db: Db, app: FastifyInstance, token: string, bench: BenchCase): Promise<Measurement> {
-  const request = () => app.inject({ method: 'POST', url: `/v2/statistics?timezone=${TIMEZONE}`, headers: { authorization: `Bearer ${token}` }, payload: bench.body });
+  const request = () =>
+    app.inject({
+      method: 'POST',
+      url: `/v2/statistics?timezone=${TIMEZONE}`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: bench.body,
+    });
   const bare = () => BASELINES[bench.id](db, bench);
   const probe = await request();
   const bareTotals = await bare();
@@ -102,7 +110,9 @@ function printTable(measurements: Measurement[]): void {
     const targetText =
       serviceP50 === undefined
         ? '-'
-        : [target !== undefined ? `≤${target} ms ${verdict(serviceP50 <= target)}` : null, `≤3x ${verdict(serviceP50 <= 3 * bareP50)}`].filter(Boolean).join(', ');
+        : [target !== undefined ? `≤${target} ms ${verdict(serviceP50 <= target)}` : null, `≤3x ${verdict(serviceP50 <= 3 * bareP50)}`]
+            .filter(Boolean)
+            .join(', ');
     return [
       m.engine,
       m.bench.title,
@@ -117,7 +127,9 @@ function printTable(measurements: Measurement[]): void {
   });
   const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
   const row = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
-  console.log(`\nPOST /v2/statistics vs bare SQL: ${SIZE} conversations, ${RUNS} runs each (after ${WARMUP_RUNS} warm-up), timezone ${TIMEZONE}\n`);
+  console.log(
+    `\nPOST /v2/statistics vs bare SQL: ${SIZE} conversations, ${RUNS} runs each (after ${WARMUP_RUNS} warm-up), timezone ${TIMEZONE}\n`,
+  );
   console.log(row(header));
   console.log(row(widths.map((width) => '-'.repeat(width))));
   for (const line of lines) console.log(row(line));

@@ -76,7 +76,14 @@ const all = (keyword) => runtime.instructions.filter((i) => i.keyword === keywor
 const last = (keyword) => all(keyword).at(-1);
 
 check(/^node:22[-.\w]*(-slim|alpine)/.test(runtime.from), `runtime base must be a small Node 22 image, got ${runtime.from}`);
-check(/npm (ci|install) .*--omit=dev/.test(all('RUN').map((i) => i.args).join('\n')), 'runtime stage must install production dependencies only');
+check(
+  /npm (ci|install) .*--omit=dev/.test(
+    all('RUN')
+      .map((i) => i.args)
+      .join('\n'),
+  ),
+  'runtime stage must install production dependencies only',
+);
 const cmd = execForm(last('CMD')?.args ?? 'null', 'CMD');
 check(JSON.stringify(cmd) === JSON.stringify(EXPECTED_CMD), `CMD must be ${JSON.stringify(EXPECTED_CMD)}, got ${JSON.stringify(cmd)}`);
 const user = last('USER')?.args;
@@ -100,13 +107,23 @@ check(/location \/v2\/events \{[^}]*proxy_buffering off;/.test(nginx), 'nginx mu
 const trustProxy = /^ {4}TRUST_PROXY: (\S+)$/m.exec(compose)?.[1];
 const nginxAddress = /^ {2}nginx:\n(?: {4}.*\n)*? {6}default:\n {8}ipv4_address: (\S+)$/m.exec(compose)?.[1];
 const subnet = /^networks:\n {2}default:\n[\s\S]*?- subnet: (\d+\.\d+\.\d+)\.0\/24$/m.exec(compose)?.[1];
-check(trustProxy !== undefined && trustProxy === nginxAddress, `compose's TRUST_PROXY (${trustProxy}) must be nginx's ipv4_address (${nginxAddress})`);
-check(subnet !== undefined && nginxAddress?.startsWith(`${subnet}.`), `nginx's ipv4_address (${nginxAddress}) must be in the default network's /24 (${subnet}.0)`);
+check(
+  trustProxy !== undefined && trustProxy === nginxAddress,
+  `compose's TRUST_PROXY (${trustProxy}) must be nginx's ipv4_address (${nginxAddress})`,
+);
+check(
+  subnet !== undefined && nginxAddress?.startsWith(`${subnet}.`),
+  `nginx's ipv4_address (${nginxAddress}) must be in the default network's /24 (${subnet}.0)`,
+);
 check(/^\s*proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/m.test(nginx), 'nginx must send X-Forwarded-For');
 check(/^\s*proxy_set_header X-Forwarded-Proto \$scheme;/m.test(nginx), 'nginx must send X-Forwarded-Proto');
 
 // The build context keeps everything a COPY takes (.dockerignore lists whole names, no globs in them).
-const ignored = new Set(readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n').filter((line) => line && !line.startsWith('#')));
+const ignored = new Set(
+  readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
+    .split('\n')
+    .filter((line) => line && !line.startsWith('#')),
+);
 for (const copy of stages.flatMap((stage) => stage.instructions).filter((i) => i.keyword === 'COPY' && !i.args.startsWith('--from='))) {
   for (const source of copy.args.split(/\s+/).slice(0, -1)) {
     check(!ignored.has(source.split('/')[0]), `.dockerignore excludes ${source}, which the Dockerfile copies`);
@@ -118,7 +135,11 @@ if (failures.length > 0) fail(`the container definition is wrong:\n  ${failures.
 // 2. The runtime stage's files, as COPY puts them: `COPY a b dest` from the context,
 // `COPY --from=build /app/x dest` from the build stage's WORKDIR (here: the repository).
 if (!existsSync(path.join(ROOT, 'dist/cli.js'))) fail('dist/ is missing: run `npm run build` first');
-const buildWorkdir = stages.at(-2).instructions.filter((i) => i.keyword === 'WORKDIR').at(-1)?.args ?? '/';
+const buildWorkdir =
+  stages
+    .at(-2)
+    .instructions.filter((i) => i.keyword === 'WORKDIR')
+    .at(-1)?.args ?? '/';
 const image = mkdtempSync(path.join(os.tmpdir(), 'chat-service-image-'));
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'chat-service-data-'));
 const cleanup = () => {
@@ -146,7 +167,11 @@ if (install.status !== 0) fail('npm ci --omit=dev failed in the image layout');
 
 // 3. Run the CMD as the container would, but reachable only here.
 const runEnv = { PATH: process.env.PATH, ...env, HOST: '127.0.0.1', PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
-const server = spawn(cmd[0] === 'node' ? process.execPath : cmd[0], cmd.slice(1), { cwd: image, env: runEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+const server = spawn(cmd[0] === 'node' ? process.execPath : cmd[0], cmd.slice(1), {
+  cwd: image,
+  env: runEnv,
+  stdio: ['ignore', 'pipe', 'pipe'],
+});
 let stdout = '';
 let stderr = '';
 server.stdout.on('data', (chunk) => (stdout += chunk));
@@ -188,7 +213,7 @@ const ready = await globalThis.fetch(`${url}/readyz`);
 if (ready.status !== 200) abort(`/readyz answered ${ready.status}`);
 
 const token = /owner token:\s+(\S+)/.exec(stdout)?.[1];
-if (!token) abort('the first start did not print the first account\'s owner token');
+if (!token) abort("the first start did not print the first account's owner token");
 const agents = await globalThis.fetch(`${url}/v2/agents`, { headers: { authorization: `Bearer ${token}` } });
 if (agents.status !== 200) abort(`GET /v2/agents with the first token answered ${agents.status}`);
 

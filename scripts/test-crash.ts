@@ -202,7 +202,12 @@ async function crashEngine(engine: 'pglite' | 'postgres', storage: Storage): Pro
     if (dataDir) assert.equal(lockPid(dataDir), server.pid, 'the restarted server took the stale lock over');
     api = new Api(server.url, token);
     // This run's writes now; every run's once more at the end, after all the crashes.
-    await verify(api, [...ledger.conversations.values()].filter((c) => !before.has(c.id)), ledger, foundCreates);
+    await verify(
+      api,
+      [...ledger.conversations.values()].filter((c) => !before.has(c.id)),
+      ledger,
+      foundCreates,
+    );
   }
   await verify(api, ledger.conversations.values(), ledger, foundCreates);
   server.signal('SIGTERM');
@@ -226,7 +231,8 @@ async function crashEngine(engine: 'pglite' | 'postgres', storage: Storage): Pro
 }
 
 const engines: ['pglite' | 'postgres', () => Promise<Storage>][] = [['pglite', async () => tempDataDir()]];
-if (process.env.TEST_DATABASE_URL) engines.push(['postgres', () => freshPostgresDatabase(process.env.TEST_DATABASE_URL as string, 'cs_crash')]);
+if (process.env.TEST_DATABASE_URL)
+  engines.push(['postgres', () => freshPostgresDatabase(process.env.TEST_DATABASE_URL as string, 'cs_crash')]);
 
 console.log(`crash test: ${KILLS} SIGKILLs per engine, ${WRITERS} writers, CRASH_SEED=${seed}`);
 // The engines run side by side: most of the time goes to PGlite's restarts, while PostgreSQL's are quick.

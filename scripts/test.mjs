@@ -1,13 +1,21 @@
 #!/usr/bin/env node
 // `npm test`: build dist/ (the tests spawn the real CLI, which runs it), typecheck,
-// lint, then the whole suite on PGlite and, when TEST_DATABASE_URL is set, once
+// lint (eslint, and prettier's check of the formatting), then the whole suite on PGlite and, when TEST_DATABASE_URL is set, once
 // more on real PostgreSQL.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 
 function run(command, args, env = {}) {
-  console.log(`\n$ ${[command, ...args].join(' ')}${Object.keys(env).length ? ` (${Object.entries(env).map(([k, v]) => `${k}=${k.includes('URL') ? '…' : v}`).join(' ')})` : ''}`);
+  console.log(
+    `\n$ ${[command, ...args].join(' ')}${
+      Object.keys(env).length
+        ? ` (${Object.entries(env)
+            .map(([k, v]) => `${k}=${k.includes('URL') ? '…' : v}`)
+            .join(' ')})`
+        : ''
+    }`,
+  );
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
@@ -27,9 +35,15 @@ run(process.execPath, ['scripts/build.mjs']);
 if (only.length === 0) {
   run('npx', ['tsc', '--noEmit']);
   run('npx', ['eslint', '.']);
+  run('npx', ['prettier', '--check', '.']);
 }
 // The spec reporter for each test, then the time per file (src/test/file-times.mjs).
-const reporters = ['--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=./src/test/file-times.mjs', '--test-reporter-destination=stdout'];
+const reporters = [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  '--test-reporter=./src/test/file-times.mjs',
+  '--test-reporter-destination=stdout',
+];
 const nodeArgs = ['--import', 'tsx', '--test', '--test-concurrency=2', ...reporters, ...files];
 run(process.execPath, nodeArgs, { TEST_ENGINE: 'pglite' });
 if (process.env.TEST_DATABASE_URL) run(process.execPath, nodeArgs, { TEST_ENGINE: 'postgres' });

@@ -36,11 +36,17 @@ function undescribed(schema: JsonSchema | undefined, at: string): string[] {
 describe('OpenAPI field descriptions', () => {
   it('describe every field of the foundation, management and events operations', async () => {
     const doc = dereference((await t.client().get('/v2/openapi.json')).body) as {
-      paths: Record<string, Record<string, {
-        parameters?: { in: string; name: string; description?: string; schema?: JsonSchema }[];
-        requestBody?: { content: Record<string, { schema: JsonSchema }> };
-        responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
-      }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            parameters?: { in: string; name: string; description?: string; schema?: JsonSchema }[];
+            requestBody?: { content: Record<string, { schema: JsonSchema }> };
+            responses: Record<string, { content?: Record<string, { schema: JsonSchema }> }>;
+          }
+        >
+      >;
       components: { schemas: Record<string, JsonSchema> };
     };
     const missing: string[] = [];

@@ -139,7 +139,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
         { name: 'Statistics', description: 'Multi-metric statistics' },
         { name: 'Events', description: 'Live event stream (Server-Sent Events)' },
         { name: 'Webhooks', description: 'Signed event delivery' },
-        { name: 'Legacy statistics export', description: 'Unversioned /stats export, authenticated by apiKey (or a statistics:read bearer token)' },
+        {
+          name: 'Legacy statistics export',
+          description: 'Unversioned /stats export, authenticated by apiKey (or a statistics:read bearer token)',
+        },
         { name: 'Operations', description: 'Health checks' },
       ],
       security: [{ bearer: [] }],
@@ -164,7 +167,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   });
   await app.register(referencePage, { documentUrl: '/v2/openapi.json' });
 
-  const authFailures = new AuthFailureLimiter({ limit: deps.config.authFailureLimit, windowMs: deps.config.authFailureWindowSeconds * 1000 });
+  const authFailures = new AuthFailureLimiter({
+    limit: deps.config.authFailureLimit,
+    windowMs: deps.config.authFailureWindowSeconds * 1000,
+  });
   installAuth(app, new TokenVerifier(deps.db, authFailures));
   installIdempotency(app, deps);
 

@@ -18,7 +18,10 @@ async function assertServes(storage: Storage, token: string): Promise<void> {
   try {
     const res = await fetch(`${server.url}/v2/tags`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(res.status, 200);
-    assert.deepEqual((await res.json()).tags.map((tag: { name: string }) => tag.name), ['Backed up']);
+    assert.deepEqual(
+      (await res.json()).tags.map((tag: { name: string }) => tag.name),
+      ['Backed up'],
+    );
     assert.doesNotMatch(server.output().stdout, /Created the first account/);
   } finally {
     server.signal('SIGTERM');
@@ -36,69 +39,80 @@ async function seed(storage: Storage): Promise<string> {
 }
 
 describe('backup and restore', { timeout: 600_000 }, () => {
-  it('PGlite: backup --out and restore --from into a new DATA_DIR; refused while the directory is in use or not empty, or the file is not a backup', { skip: engine !== 'pglite' && 'PGlite only' }, async () => {
-    const work = mkdtempSync(path.join(os.tmpdir(), 'chat-service-backup-'));
-    const source = tempDataDir();
-    const target = tempDataDir();
-    const file = path.join(work, 'chat.tar.gz');
-    try {
-      const token = await seed(source);
-      const backup = await runCli(['backup', '--out', file], source.env);
-      assert.equal(backup.code, 0, backup.stderr);
-      assert.match(backup.stdout, new RegExp(`^Backed up .* to ${file} \\(\\d+ bytes\\)\\n$`));
-      const intoDirectory = await runCli(['backup', '--out', work], source.env);
-      assert.deepEqual([intoDirectory.code, intoDirectory.stderr], [1, `chat-service: ${work} is a directory: give --out a file name\n`]);
-      assert.equal(existsSync(`${work}.partial`), false);
-
-      const server = await startServe(source.env);
+  it(
+    'PGlite: backup --out and restore --from into a new DATA_DIR; refused while the directory is in use or not empty, or the file is not a backup',
+    { skip: engine !== 'pglite' && 'PGlite only' },
+    async () => {
+      const work = mkdtempSync(path.join(os.tmpdir(), 'chat-service-backup-'));
+      const source = tempDataDir();
+      const target = tempDataDir();
+      const file = path.join(work, 'chat.tar.gz');
       try {
-        const refused = await runCli(['backup', '--out', path.join(work, 'second.tar.gz')], source.env);
-        assert.equal(refused.code, 1);
-        assert.match(refused.stderr, new RegExp(`^chat-service: The data directory .* is in use by process ${server.pid}\\b`));
-        assert.equal(existsSync(path.join(work, 'second.tar.gz')), false);
+        const token = await seed(source);
+        const backup = await runCli(['backup', '--out', file], source.env);
+        assert.equal(backup.code, 0, backup.stderr);
+        assert.match(backup.stdout, new RegExp(`^Backed up .* to ${file} \\(\\d+ bytes\\)\\n$`));
+        const intoDirectory = await runCli(['backup', '--out', work], source.env);
+        assert.deepEqual([intoDirectory.code, intoDirectory.stderr], [1, `chat-service: ${work} is a directory: give --out a file name\n`]);
+        assert.equal(existsSync(`${work}.partial`), false);
+
+        const server = await startServe(source.env);
+        try {
+          const refused = await runCli(['backup', '--out', path.join(work, 'second.tar.gz')], source.env);
+          assert.equal(refused.code, 1);
+          assert.match(refused.stderr, new RegExp(`^chat-service: The data directory .* is in use by process ${server.pid}\\b`));
+          assert.equal(existsSync(path.join(work, 'second.tar.gz')), false);
+        } finally {
+          server.signal('SIGTERM');
+        }
+        assert.equal((await server.exited).code, 0);
+
+        // A file that is not a backup: one line naming it, and the directory stays empty for a real restore.
+        const notBackup = path.join(work, 'notes.tar.gz');
+        writeFileSync(notBackup, 'not a backup\n');
+        const malformed = await runCli(['restore', '--from', notBackup], target.env);
+        assert.equal(malformed.code, 1);
+        assert.equal(
+          malformed.stderr,
+          `chat-service: ${notBackup} is not a backup written by chat-service backup (PGlite failed to initialize properly)\n`,
+        );
+
+        const restored = await runCli(['restore', '--from', file], target.env);
+        assert.equal(restored.code, 0, restored.stderr);
+        const again = await runCli(['restore', '--from', file], target.env);
+        assert.equal(again.code, 1);
+        assert.match(again.stderr, /^chat-service: .* already holds a database: restore into an empty or new DATA_DIR/);
+        await assertServes(target, token);
       } finally {
-        server.signal('SIGTERM');
+        await Promise.all([source.cleanup(), target.cleanup()]);
+        rmSync(work, { recursive: true, force: true });
       }
-      assert.equal((await server.exited).code, 0);
+    },
+  );
 
-      // A file that is not a backup: one line naming it, and the directory stays empty for a real restore.
-      const notBackup = path.join(work, 'notes.tar.gz');
-      writeFileSync(notBackup, 'not a backup\n');
-      const malformed = await runCli(['restore', '--from', notBackup], target.env);
-      assert.equal(malformed.code, 1);
-      assert.equal(malformed.stderr, `chat-service: ${notBackup} is not a backup written by chat-service backup (PGlite failed to initialize properly)\n`);
+  it(
+    'PostgreSQL: pg_dump -Fc and pg_restore into a new database; the CLI backup points there',
+    { skip: engine !== 'postgres' && 'PostgreSQL only' },
+    async () => {
+      const work = mkdtempSync(path.join(os.tmpdir(), 'chat-service-backup-'));
+      const source = await freshStorage();
+      const target = await freshStorage();
+      const file = path.join(work, 'chat.dump');
+      try {
+        const token = await seed(source);
+        const refused = await runCli(['backup', '--out', file], source.env);
+        assert.equal(refused.code, 1);
+        assert.match(refused.stderr, /^chat-service: backup copies PGlite's DATA_DIR; with DATABASE_URL use pg_dump and pg_restore/);
 
-      const restored = await runCli(['restore', '--from', file], target.env);
-      assert.equal(restored.code, 0, restored.stderr);
-      const again = await runCli(['restore', '--from', file], target.env);
-      assert.equal(again.code, 1);
-      assert.match(again.stderr, /^chat-service: .* already holds a database: restore into an empty or new DATA_DIR/);
-      await assertServes(target, token);
-    } finally {
-      await Promise.all([source.cleanup(), target.cleanup()]);
-      rmSync(work, { recursive: true, force: true });
-    }
-  });
-
-  it('PostgreSQL: pg_dump -Fc and pg_restore into a new database; the CLI backup points there', { skip: engine !== 'postgres' && 'PostgreSQL only' }, async () => {
-    const work = mkdtempSync(path.join(os.tmpdir(), 'chat-service-backup-'));
-    const source = await freshStorage();
-    const target = await freshStorage();
-    const file = path.join(work, 'chat.dump');
-    try {
-      const token = await seed(source);
-      const refused = await runCli(['backup', '--out', file], source.env);
-      assert.equal(refused.code, 1);
-      assert.match(refused.stderr, /^chat-service: backup copies PGlite's DATA_DIR; with DATABASE_URL use pg_dump and pg_restore/);
-
-      const dump = spawnSync('pg_dump', ['--format=custom', `--file=${file}`, source.env.DATABASE_URL], { encoding: 'utf8' });
-      assert.equal(dump.status, 0, dump.stderr);
-      const restore = spawnSync('pg_restore', ['--no-owner', `--dbname=${target.env.DATABASE_URL}`, file], { encoding: 'utf8' });
-      assert.equal(restore.status, 0, restore.stderr);
-      await assertServes(target, token);
-    } finally {
-      await Promise.all([source.cleanup(), target.cleanup()]);
-      rmSync(work, { recursive: true, force: true });
-    }
-  });
+        const dump = spawnSync('pg_dump', ['--format=custom', `--file=${file}`, source.env.DATABASE_URL], { encoding: 'utf8' });
+        assert.equal(dump.status, 0, dump.stderr);
+        const restore = spawnSync('pg_restore', ['--no-owner', `--dbname=${target.env.DATABASE_URL}`, file], { encoding: 'utf8' });
+        assert.equal(restore.status, 0, restore.stderr);
+        await assertServes(target, token);
+      } finally {
+        await Promise.all([source.cleanup(), target.cleanup()]);
+        rmSync(work, { recursive: true, force: true });
+      }
+    },
+  );
 });

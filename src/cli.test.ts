@@ -52,11 +52,30 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
     const tag = json(await runCli(['tag', 'add', ...account, '--name', 'VIP', '--json'], storage.env));
     assert.match(tag.id, /^tg/);
     const agent = json(
-      await runCli(['agent', 'add', ...account, '--email', 'ann@example.com', '--nickname', 'Ann', '--role', 'admin', '--group', group.id, '--json'], storage.env),
+      await runCli(
+        ['agent', 'add', ...account, '--email', 'ann@example.com', '--nickname', 'Ann', '--role', 'admin', '--group', group.id, '--json'],
+        storage.env,
+      ),
     );
     assert.deepEqual([agent.email, agent.nickname, agent.role, agent.group_ids], ['ann@example.com', 'Ann', 'admin', [group.id]]);
     const bot = json(
-      await runCli(['bot', 'add', ...account, '--name', 'Greeter', '--event', 'idle', '--text', 'Hi', '--conditions', '{"after_seconds":30}', '--json'], storage.env),
+      await runCli(
+        [
+          'bot',
+          'add',
+          ...account,
+          '--name',
+          'Greeter',
+          '--event',
+          'idle',
+          '--text',
+          'Hi',
+          '--conditions',
+          '{"after_seconds":30}',
+          '--json',
+        ],
+        storage.env,
+      ),
     );
     assert.match(bot.id, /^bo/);
     Object.assign(ids, { group: group.id, tag: tag.id, agent: agent.id, bot: bot.id });
@@ -74,7 +93,11 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
     const refusedEarly: [string[], Record<string, string>, RegExp][] = [
       [['token', 'create', ...account, '--scopes', 'agents:read,root'], {}, /unknown scope root/],
       [['group', 'add', '--name', 'x'], {}, /required option '--account <id>'/],
-      [['agent', 'add', ...account, '--email', 'not-an-email', '--role', 'boss'], {}, /email must match format "email"[\s\S]*role must be one of: agent, admin, owner/],
+      [
+        ['agent', 'add', ...account, '--email', 'not-an-email', '--role', 'boss'],
+        {},
+        /email must match format "email"[\s\S]*role must be one of: agent, admin, owner/,
+      ],
       [['bot', 'add', ...account, '--name', 'x', '--conditions', '{oops'], {}, /--conditions.*not valid JSON/],
       [['bot', 'add', ...account, '--name', 'x', '--event', 'sunrise'], {}, /trigger\.event must be one of/],
       [['bot', 'add', ...account, '--name', 'x', '--conditions', `${'{"a":'.repeat(40)}1${'}'.repeat(40)}`], {}, /nested deeper than/],
@@ -84,13 +107,20 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       [['serve'], { PORT: 'eighty' }, /^chat-service: PORT must be an integer from 0 to 65535, got "eighty"\n$/],
       [['serve'], { PORT: '70000' }, /^chat-service: PORT must be an integer from 0 to 65535, got "70000"\n$/],
       [['serve'], { WEBHOOK_TIMEOUT_MS: '1e3' }, /^chat-service: WEBHOOK_TIMEOUT_MS must be an integer from 1 to 2147483647, got "1e3"\n$/],
-      [['serve'], { INACTIVITY_TIMEOUT_SECONDS: '99999999999' }, /^chat-service: INACTIVITY_TIMEOUT_SECONDS must be an integer from 1 to 2147483, got/],
+      [
+        ['serve'],
+        { INACTIVITY_TIMEOUT_SECONDS: '99999999999' },
+        /^chat-service: INACTIVITY_TIMEOUT_SECONDS must be an integer from 1 to 2147483, got/,
+      ],
     ];
     const results = await Promise.all(refusedEarly.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
     results.forEach((result, i) => assertFailed(result, refusedEarly[i][2]));
     // Refused by a rule checked against the data.
     assertFailed(await runCli(['agent', 'add', ...account, '--email', 'ANN@example.com'], storage.env), /email is already used/);
-    assertFailed(await runCli(['agent', 'add', ...account, '--email', 'b@example.com', '--group', 'grNope'], storage.env), /Group grNope not found/);
+    assertFailed(
+      await runCli(['agent', 'add', ...account, '--email', 'b@example.com', '--group', 'grNope'], storage.env),
+      /Group grNope not found/,
+    );
     assertFailed(await runCli(['tag', 'add', '--account', 'acUnknown', '--name', 'x'], storage.env), /Account acUnknown not found/);
   });
 
@@ -114,7 +144,10 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       assert.equal((await runCli(['migrate'], fresh.env)).code, 0);
       const after = (await runCli(['migrate', '--status'], fresh.env)).stdout.trim().split('\n');
       assert.equal(after.pop(), 'Schema is up to date');
-      assert.deepEqual(after.map((line) => line.replace(/ {2}\d{4}-\d\d-\d\dT[\d:.]+Z$/, '')), files.map((file) => `applied  ${file}`));
+      assert.deepEqual(
+        after.map((line) => line.replace(/ {2}\d{4}-\d\d-\d\dT[\d:.]+Z$/, '')),
+        files.map((file) => `applied  ${file}`),
+      );
     } finally {
       await fresh.cleanup();
     }
@@ -148,7 +181,11 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
     try {
       const cases: [string[], Record<string, string>, RegExp][] = [
         [['migrate'], { DATABASE_URL: 'localhost/chat' }, /^chat-service: DATABASE_URL must be a URL such as postgres:\/\//],
-        [['migrate'], { DATABASE_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' }, /^chat-service: Cannot use the database 127\.0\.0\.1:1\/chat \(DATABASE_URL\): .*ECONNREFUSED/],
+        [
+          ['migrate'],
+          { DATABASE_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' },
+          /^chat-service: Cannot use the database 127\.0\.0\.1:1\/chat \(DATABASE_URL\): .*ECONNREFUSED/,
+        ],
         [['serve'], { DATABASE_URL: '', DATA_DIR: 'memory', PORT: busyPort }, /^chat-service: listen EADDRINUSE/],
       ];
       const results = await Promise.all(cases.map(([args, env]) => runCli(args, { ...storage.env, ...env })));

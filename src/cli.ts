@@ -56,7 +56,10 @@ function parseJsonObject(value: string): Record<string, unknown> {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function parseScopes(value: string): Scope[] {
-  const scopes = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const scopes = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = scopes.filter((s) => !isScope(s));
   if (scopes.length === 0 || unknown.length > 0) {
     throw new InvalidArgumentError(`unknown scope ${unknown.join(', ') || '(none given)'}; scopes are: ${SCOPES.join(', ')}`);
@@ -111,9 +114,12 @@ export function buildCli(config: () => Config): Command {
       try {
         if (options.status) {
           const migrations = await migrationStatus(db);
-          for (const { version, appliedAt } of migrations) console.log(`${appliedAt ? 'applied' : 'pending'}  ${version}${appliedAt ? `  ${appliedAt.toISOString()}` : ''}`);
+          for (const { version, appliedAt } of migrations)
+            console.log(`${appliedAt ? 'applied' : 'pending'}  ${version}${appliedAt ? `  ${appliedAt.toISOString()}` : ''}`);
           const pending = migrations.filter((migration) => !migration.appliedAt).length;
-          console.log(pending ? `${pending} pending: run \`chat-service migrate\` (the server applies them on start)` : 'Schema is up to date');
+          console.log(
+            pending ? `${pending} pending: run \`chat-service migrate\` (the server applies them on start)` : 'Schema is up to date',
+          );
           return;
         }
         const applied = await migrate(db);
@@ -126,7 +132,8 @@ export function buildCli(config: () => Config): Command {
   // PGlite only: with PostgreSQL the database is backed up by PostgreSQL's own tools.
   const pgliteDirectory = (command: string): string => {
     const { databaseUrl, dataDir } = config();
-    if (databaseUrl) throw new ConfigError(`${command} copies PGlite's DATA_DIR; with DATABASE_URL use pg_dump and pg_restore (docs/operations.md)`);
+    if (databaseUrl)
+      throw new ConfigError(`${command} copies PGlite's DATA_DIR; with DATABASE_URL use pg_dump and pg_restore (docs/operations.md)`);
     if (dataDir === 'memory') throw new ConfigError(`${command} needs a DATA_DIR on disk, not "memory"`);
     return dataDir;
   };
@@ -181,7 +188,9 @@ export function buildCli(config: () => Config): Command {
     .option('--json', 'print the token record as JSON')
     .action(async (options: { account: string; scopes: Scope[]; name: string; json?: boolean }) => {
       const { createToken } = await import('./tokens/service.ts');
-      const created = await withAccount(config(), options.account, (deps) => createToken(deps, options.account, { name: options.name, scopes: options.scopes }));
+      const created = await withAccount(config(), options.account, (deps) =>
+        createToken(deps, options.account, { name: options.name, scopes: options.scopes }),
+      );
       print(created, Boolean(options.json), created.token);
     });
 
@@ -215,7 +224,13 @@ export function buildCli(config: () => Config): Command {
         ]);
         const body = validateBody(
           CreateAgentBody,
-          given({ email: options.email, full_name: options.fullName, nickname: options.nickname, role: options.role, group_ids: options.group }),
+          given({
+            email: options.email,
+            full_name: options.fullName,
+            nickname: options.nickname,
+            role: options.role,
+            group_ids: options.group,
+          }),
         );
         const agent = await withAccount(config(), options.account, (deps) => createAgent(deps, options.account, body));
         print(agent, Boolean(options.json), `agent ${agent.id} ${agent.email}`);

@@ -118,10 +118,14 @@ function trustProxy(env: Env): string[] {
   const raw = env.TRUST_PROXY?.trim();
   if (raw === undefined || raw === '' || raw.toLowerCase() === 'false') return [];
   if (raw.toLowerCase() === 'true') {
-    throw new ConfigError('TRUST_PROXY=true would let any client choose its address with X-Forwarded-For; list the proxies\' addresses or CIDRs instead');
+    throw new ConfigError(
+      "TRUST_PROXY=true would let any client choose its address with X-Forwarded-For; list the proxies' addresses or CIDRs instead",
+    );
   }
   if (/^\d+$/.test(raw)) {
-    throw new ConfigError(`TRUST_PROXY takes no hop count ("${raw}": it cannot tell a proxy from a client); list the proxies' addresses or CIDRs instead`);
+    throw new ConfigError(
+      `TRUST_PROXY takes no hop count ("${raw}": it cannot tell a proxy from a client); list the proxies' addresses or CIDRs instead`,
+    );
   }
   const items = raw.split(',').map((item) => item.trim());
   const bad = items.find((item) => !proxyAddress(item));

@@ -51,14 +51,49 @@ export function startBackgroundJobs(deps: Deps, events: EventHub, log: FastifyBa
   const stops: (() => Promise<void>)[] = [];
   stops.push(startWebhookWorker(deps, events, log));
   const job = (name: string, pass: () => Promise<number>) => measuredJob(deps.metrics, name, pass);
-  stops.push(every(INACTIVITY_INTERVAL_MS, job('inactivity_close', () => closeIdleConversations(deps)), log, 'closed idle conversations'));
+  stops.push(
+    every(
+      INACTIVITY_INTERVAL_MS,
+      job('inactivity_close', () => closeIdleConversations(deps)),
+      log,
+      'closed idle conversations',
+    ),
+  );
   // Retention: expired uploads never attached, outbox events past EVENT_RETENTION_DAYS no webhook still needs,
   // and idempotency keys older than 24 hours.
-  stops.push(every(RETENTION_INTERVAL_MS, job('upload_retention', () => deleteExpiredUploads(deps)), log, 'deleted expired unattached uploads'));
-  stops.push(every(RETENTION_INTERVAL_MS, job('event_retention', () => deleteOldEvents(deps)), log, 'deleted old events'));
-  stops.push(every(RETENTION_INTERVAL_MS, job('idempotency_retention', () => deleteExpiredIdempotencyKeys(deps)), log, 'deleted expired idempotency keys'));
+  stops.push(
+    every(
+      RETENTION_INTERVAL_MS,
+      job('upload_retention', () => deleteExpiredUploads(deps)),
+      log,
+      'deleted expired unattached uploads',
+    ),
+  );
+  stops.push(
+    every(
+      RETENTION_INTERVAL_MS,
+      job('event_retention', () => deleteOldEvents(deps)),
+      log,
+      'deleted old events',
+    ),
+  );
+  stops.push(
+    every(
+      RETENTION_INTERVAL_MS,
+      job('idempotency_retention', () => deleteExpiredIdempotencyKeys(deps)),
+      log,
+      'deleted expired idempotency keys',
+    ),
+  );
   // PGlite has no autovacuum: without this, statistics queries slow down as data grows.
-  stops.push(every(MAINTENANCE_INTERVAL_MS, job('pglite_maintenance', () => maintainTables(deps.db)), log, 'analyzed tables (PGlite maintenance)'));
+  stops.push(
+    every(
+      MAINTENANCE_INTERVAL_MS,
+      job('pglite_maintenance', () => maintainTables(deps.db)),
+      log,
+      'analyzed tables (PGlite maintenance)',
+    ),
+  );
   return {
     async stop() {
       await Promise.all(stops.map((stop) => stop()));

@@ -99,7 +99,10 @@ function parseResponse(raw: string): { status: number; body: unknown } {
 }
 
 describe('slow clients and shutdown, as a real process', { timeout: 600_000 }, () => {
-  const timeout = { code: 'request_timeout', message: 'The request was not received in time (headers or body too slow); the connection is closed' };
+  const timeout = {
+    code: 'request_timeout',
+    message: 'The request was not received in time (headers or body too slow); the connection is closed',
+  };
 
   it('answers 408 to headers or a body not received in time, and SIGTERM ends open event streams and exits 0', async () => {
     const storage = await freshStorage();
@@ -159,26 +162,30 @@ describe('slow clients and shutdown, as a real process', { timeout: 600_000 }, (
 });
 
 describe('first account, as real processes', { timeout: 600_000 }, () => {
-  it('instances starting at once on an empty PostgreSQL database create one first account', { skip: engine === 'pglite' && 'PGlite: one process per data directory' }, async () => {
-    const storage = await freshStorage();
-    try {
-      // Migrated beforehand, so the instances do not reach the first account one migration apart. Processes start
-      // hundreds of milliseconds apart, so this rarely races even unlocked: src/accounts/first-account.test.ts does.
-      assert.equal((await runCli(['migrate'], storage.env)).code, 0);
-      const servers = await Promise.all([startServe(storage.env), startServe(storage.env)]);
-      for (const server of servers) server.signal('SIGTERM');
-      const outputs = await Promise.all(servers.map((server) => server.exited));
-      for (const output of outputs) assert.equal(output.code, 0, output.stderr);
-      assert.equal(outputs.filter((output) => output.stdout.includes('Created the first account')).length, 1);
-      const client = new pg.Client({ connectionString: storage.env.DATABASE_URL });
-      await client.connect();
+  it(
+    'instances starting at once on an empty PostgreSQL database create one first account',
+    { skip: engine === 'pglite' && 'PGlite: one process per data directory' },
+    async () => {
+      const storage = await freshStorage();
       try {
-        assert.deepEqual((await client.query('select count(*)::int as n from accounts')).rows, [{ n: 1 }]);
+        // Migrated beforehand, so the instances do not reach the first account one migration apart. Processes start
+        // hundreds of milliseconds apart, so this rarely races even unlocked: src/accounts/first-account.test.ts does.
+        assert.equal((await runCli(['migrate'], storage.env)).code, 0);
+        const servers = await Promise.all([startServe(storage.env), startServe(storage.env)]);
+        for (const server of servers) server.signal('SIGTERM');
+        const outputs = await Promise.all(servers.map((server) => server.exited));
+        for (const output of outputs) assert.equal(output.code, 0, output.stderr);
+        assert.equal(outputs.filter((output) => output.stdout.includes('Created the first account')).length, 1);
+        const client = new pg.Client({ connectionString: storage.env.DATABASE_URL });
+        await client.connect();
+        try {
+          assert.deepEqual((await client.query('select count(*)::int as n from accounts')).rows, [{ n: 1 }]);
+        } finally {
+          await client.end();
+        }
       } finally {
-        await client.end();
+        await storage.cleanup();
       }
-    } finally {
-      await storage.cleanup();
-    }
-  });
+    },
+  );
 });

@@ -22,7 +22,11 @@ export interface RunningServer {
 /** Opens the database, migrates it, creates the first account on an empty one, and listens. */
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
   const metrics = createMetrics();
-  const opened = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, heavyQueryTimeoutMs: config.heavyQueryTimeoutMs });
+  const opened = await openDb({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
+  });
   const db = measuredDb(opened, metrics);
   const deps: Deps = { db, config, now: () => new Date(), metrics };
   let app: FastifyInstance | undefined;

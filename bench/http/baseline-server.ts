@@ -61,20 +61,21 @@ app.get<{ Params: { id: string } }>('/conversations/:id', async (request, reply)
 app.post('/conversations', async () => {
   const conversationId = id('co');
   await db.transaction(async (tx) => {
-    await tx.query(
-      `insert into conversations (account_id, id, status, contact_id, created_at) values ($1, $2, 'pending', $3, now())`,
-      [account, conversationId, contact],
-    );
+    await tx.query(`insert into conversations (account_id, id, status, contact_id, created_at) values ($1, $2, 'pending', $3, now())`, [
+      account,
+      conversationId,
+      contact,
+    ]);
     for (let i = 0; i < 3; i++) {
       await tx.query(
         `insert into messages (${MESSAGE_COLUMNS}) values ($1, $2, $3, 'message', 'contact', '{"type":"text","text":"hi"}', 'hi', now())`,
         [account, id('ms'), conversationId],
       );
     }
-    await tx.query(`update conversations set status = 'open', unread = 3, last_message_text = 'hi', last_message_at = now() where account_id = $1 and id = $2`, [
-      account,
-      conversationId,
-    ]);
+    await tx.query(
+      `update conversations set status = 'open', unread = 3, last_message_text = 'hi', last_message_at = now() where account_id = $1 and id = $2`,
+      [account, conversationId],
+    );
     await tx.query(insertEvents(4), [account, conversationId]);
   });
   return { id: conversationId };
@@ -87,7 +88,10 @@ app.post<{ Params: { id: string } }>('/conversations/:id/messages', async (reque
       `insert into messages (${MESSAGE_COLUMNS}) values ($1, $2, $3, 'message', 'contact', '{"type":"text","text":"hi"}', 'hi', now())`,
       [account, messageId, request.params.id],
     );
-    await tx.query(`update conversations set unread = unread + 1, last_message_at = now() where account_id = $1 and id = $2`, [account, request.params.id]);
+    await tx.query(`update conversations set unread = unread + 1, last_message_at = now() where account_id = $1 and id = $2`, [
+      account,
+      request.params.id,
+    ]);
     await tx.query(insertEvents(1), [account, request.params.id]);
   });
   return { id: messageId };

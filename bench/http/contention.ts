@@ -22,11 +22,15 @@ export async function benchContention(engine: Engine): Promise<Row & { heavy: st
     const first = await startService(storage);
     const account = await call<{ id: string }>(first.url, first.token, 'GET', '/v2/account');
     await first.stop();
-    const filled = spawnSync(process.execPath, ['bin/chat-service.js', 'demo-data', '--account', account.id, '--conversations', String(CONVERSATIONS)], {
-      cwd: ROOT,
-      env: { ...process.env, ...storage.env },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const filled = spawnSync(
+      process.execPath,
+      ['bin/chat-service.js', 'demo-data', '--account', account.id, '--conversations', String(CONVERSATIONS)],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...storage.env },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
     if (filled.status !== 0) throw new Error('demo-data failed');
 
     const service = await startProcess(

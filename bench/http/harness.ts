@@ -120,7 +120,8 @@ export async function startService(storage: Storage, env: Record<string, string>
 }
 
 /** JSON request to a running process; throws on a non-2xx answer. */
-export async function call<T = any>(base: string, token: string, method: string, url: string, body?: unknown): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- callers name the answer's shape
+export async function call<T = any>(base: string, token: string, method: string, url: string, body?: unknown): Promise<T> {
   const response = await fetch(`${base}${url}`, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

@@ -24,7 +24,10 @@ after(() => t.close());
 describe('the TypeScript client', () => {
   it('has types generated from the document the server serves (run `npm run client:generate` after an API change)', async () => {
     const served = (await t.client().get('/v2/openapi.json')).body;
-    assert.ok(readFileSync(SCHEMA_FILE, 'utf8') === (await clientSchema(served)), 'clients/typescript/schema.d.ts is stale: npm run client:generate');
+    assert.ok(
+      readFileSync(SCHEMA_FILE, 'utf8') === (await clientSchema(served)),
+      'clients/typescript/schema.d.ts is stale: npm run client:generate',
+    );
   });
 
   it('creates a contact and a conversation, reads it back and reads statistics, over HTTP', async () => {

@@ -3,19 +3,20 @@ import type { Account } from './schema.ts';
 
 const ACCOUNT_COLUMNS = 'account_id as id, name, timezone, created_at, updated_at';
 type AccountRow = Omit<Account, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
-const toAccount = (row: AccountRow): Account => ({ ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() });
+const toAccount = (row: AccountRow): Account => ({
+  ...row,
+  created_at: row.created_at.toISOString(),
+  updated_at: row.updated_at.toISOString(),
+});
 
 export async function insertAccount(
   db: Queryable,
   account: { accountId: string; name: string; timezone: string; apiKeyHash: string; at: Date },
 ): Promise<void> {
-  await db.query('insert into accounts (account_id, name, timezone, api_key_hash, created_at, updated_at) values ($1, $2, $3, $4, $5, $5)', [
-    account.accountId,
-    account.name,
-    account.timezone,
-    account.apiKeyHash,
-    account.at,
-  ]);
+  await db.query(
+    'insert into accounts (account_id, name, timezone, api_key_hash, created_at, updated_at) values ($1, $2, $3, $4, $5, $5)',
+    [account.accountId, account.name, account.timezone, account.apiKeyHash, account.at],
+  );
 }
 
 export async function anyAccountExists(db: Queryable): Promise<boolean> {
@@ -29,9 +30,10 @@ export async function accountExists(db: Queryable, accountId: string): Promise<b
 }
 
 export async function accountByApiKeyHash(db: Queryable, apiKeyHash: string): Promise<{ account_id: string; timezone: string } | null> {
-  const { rows } = await db.query<{ account_id: string; timezone: string }>('select account_id, timezone from accounts where api_key_hash = $1', [
-    apiKeyHash,
-  ]);
+  const { rows } = await db.query<{ account_id: string; timezone: string }>(
+    'select account_id, timezone from accounts where api_key_hash = $1',
+    [apiKeyHash],
+  );
   return rows[0] ?? null;
 }
 

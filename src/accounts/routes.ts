@@ -16,7 +16,14 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.patch(
     '/account',
-    route({ operationId: 'updateAccount', summary: 'Update the account settings', tags, scope: 'account:manage', body: UpdateAccountBody, response: Account }),
+    route({
+      operationId: 'updateAccount',
+      summary: 'Update the account settings',
+      tags,
+      scope: 'account:manage',
+      body: UpdateAccountBody,
+      response: Account,
+    }),
     async (request) => accounts.updateAccount(deps, callerOf(request).accountId, request.body),
   );
 };

@@ -16,7 +16,9 @@ export type Account = Static<typeof Account>;
 export const UpdateAccountBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Display name' })),
-    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'An IANA name such as `Europe/Paris` (else 422, code `format`)' })),
+    timezone: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'An IANA name such as `Europe/Paris` (else 422, code `format`)' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -71,7 +71,11 @@ export async function updateAccount(deps: { db: Db; now: () => Date }, accountId
   if (input.timezone !== undefined && !(await isKnownTimeZone(deps.db, input.timezone))) {
     throw invalidArgument('timezone', 'format', 'must be an IANA time zone name such as Europe/Paris');
   }
-  const account = await repo.updateAccount(deps.db, accountId, { name: input.name ?? null, timezone: input.timezone ?? null, at: deps.now() });
+  const account = await repo.updateAccount(deps.db, accountId, {
+    name: input.name ?? null,
+    timezone: input.timezone ?? null,
+    at: deps.now(),
+  });
   if (!account) throw notFound('Account');
   return account;
 }

@@ -218,15 +218,12 @@ describe('POST /v2/agents (management)', () => {
     const account = await t.account();
     const res = await t.client(account.token).post('/v2/agents', { email: 'not-an-email', role: 'boss', group_ids: [1], extra: true });
     assert.equal(res.status, 422);
-    assert.deepEqual(
-      res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]).sort(),
-      [
-        ['email', 'format'],
-        ['extra', 'additionalProperties'],
-        ['group_ids[0]', 'type'],
-        ['role', 'enum'],
-      ],
-    );
+    assert.deepEqual(res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]).sort(), [
+      ['email', 'format'],
+      ['extra', 'additionalProperties'],
+      ['group_ids[0]', 'type'],
+      ['role', 'enum'],
+    ]);
     assert.equal((await t.client(account.token).get('/v2/agents')).body.agents.length, 0);
   });
 

@@ -82,27 +82,30 @@ export async function agentAvailable(db: Queryable, accountId: string, groupId: 
 
 /** Returns whether the agent exists (and was updated). */
 export async function setAgentStatus(db: Queryable, accountId: string, id: string, status: Agent['status']): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'update agents set status = $3 where account_id = $1 and id = $2 and deleted_at is null',
-    [accountId, id, status],
-  );
+  const { rowCount } = await db.query('update agents set status = $3 where account_id = $1 and id = $2 and deleted_at is null', [
+    accountId,
+    id,
+    status,
+  ]);
   return rowCount === 1;
 }
 
 /** Soft delete: the row stays for the messages and statistics that name the agent. */
 export async function markAgentDeleted(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'update agents set deleted_at = $3 where account_id = $1 and id = $2 and deleted_at is null',
-    [accountId, id, at],
-  );
+  const { rowCount } = await db.query('update agents set deleted_at = $3 where account_id = $1 and id = $2 and deleted_at is null', [
+    accountId,
+    id,
+    at,
+  ]);
   return rowCount === 1;
 }
 
 export async function recordPing(db: Queryable, accountId: string, id: string, at: Date): Promise<boolean> {
-  const { rowCount } = await db.query(
-    'update agents set last_ping_at = $3 where account_id = $1 and id = $2 and deleted_at is null',
-    [accountId, id, at],
-  );
+  const { rowCount } = await db.query('update agents set last_ping_at = $3 where account_id = $1 and id = $2 and deleted_at is null', [
+    accountId,
+    id,
+    at,
+  ]);
   return rowCount === 1;
 }
 

@@ -20,7 +20,8 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     route({
       operationId: 'createAgent',
       summary: 'Add an agent',
-      description: 'Management. The agent starts offline and not connected. A used e-mail: 422 `invalid_arguments` (path `email`, code `unique`).',
+      description:
+        'Management. The agent starts offline and not connected. A used e-mail: 422 `invalid_arguments` (path `email`, code `unique`).',
       tags,
       scope: 'account:manage',
       body: CreateAgentBody,
@@ -49,7 +50,15 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
 
   app.get(
     '/agents/:id',
-    route({ operationId: 'getAgent', summary: 'Get an agent', tags, scope: 'agents:read', params: IdParams, response: Agent, errors: [404] }),
+    route({
+      operationId: 'getAgent',
+      summary: 'Get an agent',
+      tags,
+      scope: 'agents:read',
+      params: IdParams,
+      response: Agent,
+      errors: [404],
+    }),
     async (request) => agents.getAgent(deps, callerOf(request).accountId, request.params.id),
   );
 

@@ -40,12 +40,15 @@ export const AGENT_ROLES = ['agent', 'admin', 'owner'] as const;
 
 export const CreateAgentBody = Type.Object(
   {
-    email: Type.String({ format: 'email', maxLength: 254, description: 'Unique among the account\'s agents, case-insensitively' }),
+    email: Type.String({ format: 'email', maxLength: 254, description: "Unique among the account's agents, case-insensitively" }),
     full_name: Type.Optional(Nullable(Type.String({ maxLength: 200, description: 'Full name' }))),
     nickname: Type.Optional(Nullable(Type.String({ maxLength: 100, description: 'Name shown to contacts' }))),
     role: Type.Optional(StringEnum(AGENT_ROLES, { description: 'Default `agent`' })),
     group_ids: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, description: 'Groups of this account (unknown: 422 group_not_found)' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+        maxItems: 100,
+        description: 'Groups of this account (unknown: 422 group_not_found)',
+      }),
     ),
   },
   { additionalProperties: false },

@@ -34,7 +34,15 @@ before(async () => {
       const scopes = (op.security ?? []).map((requirement) => requirement.bearer?.[0]);
       if (scopes.length === 0 || scopes.some((scope) => scope === undefined)) return [];
       const url = path.replace(/\{[^}]+\}/g, 'dummy-id');
-      return [{ method: method.toUpperCase(), url, scopes: scopes as Scope[], hasBody: Boolean(op.requestBody), name: `${method.toUpperCase()} ${path}` }];
+      return [
+        {
+          method: method.toUpperCase(),
+          url,
+          scopes: scopes as Scope[],
+          hasBody: Boolean(op.requestBody),
+          name: `${method.toUpperCase()} ${path}`,
+        },
+      ];
     }),
   );
 });
@@ -70,7 +78,11 @@ function unauthorized(res: Reply): string | undefined {
 describe('authentication on every scoped operation', () => {
   it('finds the operations, each with a known scope', () => {
     assert.ok(operations.length >= 20, `only ${operations.length} operations`);
-    for (const op of operations) assert.ok(op.scopes.every((scope) => SCOPES.includes(scope)), `${op.name}: ${op.scopes}`);
+    for (const op of operations)
+      assert.ok(
+        op.scopes.every((scope) => SCOPES.includes(scope)),
+        `${op.name}: ${op.scopes}`,
+      );
     const scopesOf = (name: string) => operations.find((op) => op.name === name)?.scopes;
     assert.deepEqual(scopesOf('GET /v2/agents'), ['agents:read']);
     assert.deepEqual(scopesOf('POST /v2/tokens'), ['account:manage']);
@@ -96,7 +108,14 @@ describe('authentication on every scoped operation', () => {
     const tokens = new Map<string, string>();
     for (const op of operations) {
       const key = op.scopes.join();
-      if (!tokens.has(key)) tokens.set(key, await t.token(account, SCOPES.filter((s) => !op.scopes.includes(s))));
+      if (!tokens.has(key))
+        tokens.set(
+          key,
+          await t.token(
+            account,
+            SCOPES.filter((s) => !op.scopes.includes(s)),
+          ),
+        );
     }
     await everyOperation(async (op) => {
       const res = await call(op, { authorization: `Bearer ${tokens.get(op.scopes.join())}` });

@@ -70,8 +70,14 @@ describe('failed authentications over HTTP', () => {
     for (let i = 0; i < 5; i++) assertLimited(await from(ip, generateToken()));
     assert.equal(lookups, before);
     // A missing or malformed header costs no lookup: it is neither counted nor limited.
-    assert.equal((await from(ip, undefined)).raw.body, '{"code":"unauthorized","message":"Missing bearer token: send Authorization: Bearer <token>"}');
-    assert.equal((await t.client().request({ method: 'GET', url: '/v2/agents', headers: { authorization: 'Basic x' }, remoteAddress: ip })).status, 401);
+    assert.equal(
+      (await from(ip, undefined)).raw.body,
+      '{"code":"unauthorized","message":"Missing bearer token: send Authorization: Bearer <token>"}',
+    );
+    assert.equal(
+      (await t.client().request({ method: 'GET', url: '/v2/agents', headers: { authorization: 'Basic x' }, remoteAddress: ip })).status,
+      401,
+    );
   });
 
   it('leave other addresses alone', async () => {
@@ -119,7 +125,13 @@ describe('failed authentications over HTTP', () => {
     for (const res of [
       await from(ip, generateToken(), '/stats/totals'),
       await t.client().request({ method: 'GET', url: '/stats/totals?apiKey=ak_nope', remoteAddress: ip }),
-      await t.client().request({ method: 'POST', url: '/stats/totals', payload: 'apiKey=ak_nope', headers: { 'content-type': 'application/x-www-form-urlencoded' }, remoteAddress: ip }),
+      await t.client().request({
+        method: 'POST',
+        url: '/stats/totals',
+        payload: 'apiKey=ak_nope',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        remoteAddress: ip,
+      }),
     ]) {
       assert.equal(res.status, 429);
       assert.equal(res.body.success, false);
@@ -130,17 +142,28 @@ describe('failed authentications over HTTP', () => {
 
   it('count the legacy apiKey like a token: a key that works here still passes a limited address', async () => {
     const ip = '192.0.2.7';
-    assert.equal((await t.client().request({ method: 'GET', url: `/stats/totals?apiKey=${account.apiKey}`, remoteAddress: ip })).status, 200);
+    assert.equal(
+      (await t.client().request({ method: 'GET', url: `/stats/totals?apiKey=${account.apiKey}`, remoteAddress: ip })).status,
+      200,
+    );
     for (let i = 0; i < LIMIT; i++) {
       assert.equal((await t.client().request({ method: 'GET', url: `/stats/totals?apiKey=ak_wrong${i}`, remoteAddress: ip })).status, 401);
     }
     assert.equal((await t.client().request({ method: 'GET', url: '/stats/totals?apiKey=ak_wrong', remoteAddress: ip })).status, 429);
-    assert.equal((await t.client().request({ method: 'GET', url: `/stats/totals?apiKey=${account.apiKey}`, remoteAddress: ip })).status, 200);
+    assert.equal(
+      (await t.client().request({ method: 'GET', url: `/stats/totals?apiKey=${account.apiKey}`, remoteAddress: ip })).status,
+      200,
+    );
   });
 
   it('count clients behind a trusted proxy apart, and a forged X-Forwarded-For does not help', async () => {
     const behind = (client: string, token: string) =>
-      t.client().request({ method: 'GET', url: '/v2/agents', headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': client }, remoteAddress: PROXY });
+      t.client().request({
+        method: 'GET',
+        url: '/v2/agents',
+        headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': client },
+        remoteAddress: PROXY,
+      });
     for (let i = 0; i < LIMIT; i++) assertUnauthorized(await behind('203.0.113.1', generateToken()));
     assertLimited(await behind('203.0.113.1', generateToken()));
     assertLimited(await behind('198.51.100.1, 203.0.113.1', generateToken()));
@@ -178,7 +201,14 @@ describe('the verifier cache', () => {
     const token = generateToken();
     assert.equal(await creating.verify(token, '192.0.2.120'), null);
     assert.equal(await other.verify(token, '192.0.2.120'), null);
-    await insertToken(t.db, { accountId: account.accountId, id: newId('tk'), name: 'late', scopes: ['agents:read'], tokenHash: sha256(token), at: new Date() });
+    await insertToken(t.db, {
+      accountId: account.accountId,
+      id: newId('tk'),
+      name: 'late',
+      scopes: ['agents:read'],
+      tokenHash: sha256(token),
+      at: new Date(),
+    });
     creating.created(token);
     assert.equal((await creating.verify(token, '192.0.2.120'))?.accountId, account.accountId);
     assert.equal(await other.verify(token, '192.0.2.120'), null);
@@ -189,10 +219,16 @@ describe('the verifier cache', () => {
   it('is told of tokens the token service creates', async () => {
     const clock = { ms: 1_000_000 };
     const verifier = instance(clock, 1);
-    await assert.rejects(verifier.verify(generateToken(), '192.0.2.121').then(() => verifier.verify(generateToken(), '192.0.2.121')), {
-      status: 429,
+    await assert.rejects(
+      verifier.verify(generateToken(), '192.0.2.121').then(() => verifier.verify(generateToken(), '192.0.2.121')),
+      {
+        status: 429,
+      },
+    );
+    const created = await createToken({ db: t.db, now: () => new Date(), verifier }, account.accountId, {
+      name: 'x',
+      scopes: ['agents:read'],
     });
-    const created = await createToken({ db: t.db, now: () => new Date(), verifier }, account.accountId, { name: 'x', scopes: ['agents:read'] });
     assert.equal((await verifier.verify(created.token, '192.0.2.121'))?.tokenId, created.id);
   });
 });
@@ -204,11 +240,14 @@ describe('the failure limiter', () => {
     limiter.failed('192.0.2.1', 'a');
     clock.ms = 4_000;
     limiter.failed('192.0.2.1', 'b');
-    assert.throws(() => limiter.check('192.0.2.1', 'c'), (error: { status: number; headers: Record<string, string> }) => {
-      assert.equal(error.status, 429);
-      assert.equal(error.headers['Retry-After'], '6');
-      return true;
-    });
+    assert.throws(
+      () => limiter.check('192.0.2.1', 'c'),
+      (error: { status: number; headers: Record<string, string> }) => {
+        assert.equal(error.status, 429);
+        assert.equal(error.headers['Retry-After'], '6');
+        return true;
+      },
+    );
     clock.ms = 9_999;
     assert.throws(() => limiter.check('192.0.2.1', 'c'), { status: 429 });
     clock.ms = 10_000;
@@ -250,7 +289,14 @@ describe('AUTH_FAILURE_LIMIT and AUTH_FAILURE_WINDOW_SECONDS', () => {
     assert.equal(loadConfig({}).authFailureLimit, 20);
     assert.equal(loadConfig({}).authFailureWindowSeconds, 10);
     assert.equal(loadConfig({ AUTH_FAILURE_LIMIT: '5', AUTH_FAILURE_WINDOW_SECONDS: '60' }).authFailureLimit, 5);
-    assert.throws(() => loadConfig({ AUTH_FAILURE_LIMIT: '0' }), (error: Error) => error instanceof ConfigError && /^AUTH_FAILURE_LIMIT must be an integer from 1 to /.test(error.message));
-    assert.throws(() => loadConfig({ AUTH_FAILURE_WINDOW_SECONDS: '86401' }), (error: Error) => error instanceof ConfigError && /^AUTH_FAILURE_WINDOW_SECONDS must be an integer from 1 to 86400/.test(error.message));
+    assert.throws(
+      () => loadConfig({ AUTH_FAILURE_LIMIT: '0' }),
+      (error: Error) => error instanceof ConfigError && /^AUTH_FAILURE_LIMIT must be an integer from 1 to /.test(error.message),
+    );
+    assert.throws(
+      () => loadConfig({ AUTH_FAILURE_WINDOW_SECONDS: '86401' }),
+      (error: Error) =>
+        error instanceof ConfigError && /^AUTH_FAILURE_WINDOW_SECONDS must be an integer from 1 to 86400/.test(error.message),
+    );
   });
 });

@@ -37,8 +37,17 @@ before(async () => {
   const agent = await created('/v2/agents', { email: 'tenant-a-agent@example.com', nickname: 'tenant-a', group_ids: [group.id] });
   const tag = await created('/v2/tags', { name: 'tenant-a-tag' });
   const bot = await created('/v2/bots', { name: 'tenant-a bot', trigger: { text: 'tenant-a hello' } });
-  const contact = await created('/v2/contacts', { email: 'tenant-a@example.com', identity_id: 'tenant-a-identity', name: 'tenant-a contact' });
-  const upload = await api.request({ method: 'POST', url: '/v2/uploads?file_name=tenant-a.txt', payload: 'tenant-a file', headers: { 'content-type': 'text/plain' } });
+  const contact = await created('/v2/contacts', {
+    email: 'tenant-a@example.com',
+    identity_id: 'tenant-a-identity',
+    name: 'tenant-a contact',
+  });
+  const upload = await api.request({
+    method: 'POST',
+    url: '/v2/uploads?file_name=tenant-a.txt',
+    payload: 'tenant-a file',
+    headers: { 'content-type': 'text/plain' },
+  });
   assert.equal(upload.status, 200);
   const conversation = await created('/v2/conversations', {
     contact_id: contact.id,
@@ -140,7 +149,8 @@ describe("another account's resources", () => {
       const missing = await call(b.token, op, missingKey);
       const echoed = (k: string) => decodeURIComponent(k.replace(/^\?\w+=/, ''));
       const expected = { ...missing.body, message: String(missing.body?.message).replaceAll(echoed(missingKey), echoed(key)) };
-      if (res.status !== 404 || res.body?.code !== 'not_found') failures.push(`${op.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
+      if (res.status !== 404 || res.body?.code !== 'not_found')
+        failures.push(`${op.name}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
       else if (missing.status !== 404 || JSON.stringify(res.body) !== JSON.stringify(expected)) {
         failures.push(`${op.name}: ${JSON.stringify(res.body)}, for a missing one ${missing.status} ${JSON.stringify(missing.body)}`);
       }
@@ -164,10 +174,16 @@ describe("another account's resources", () => {
 
 describe("another account's data in aggregates", () => {
   const entries = Object.fromEntries(
-    ['response_time', 'first_response_time', 'time_to_close', 'new_conversation', 'closed_conversation', 'conversation_ratings'].map((name) => [
-      name,
-      { name, range: { from: '2000-01-01T00:00:00', to: null }, aggs: [{ type: 'terms', field: name.endsWith('response_time') ? 'agent_id' : 'contact_id' }] },
-    ]),
+    ['response_time', 'first_response_time', 'time_to_close', 'new_conversation', 'closed_conversation', 'conversation_ratings'].map(
+      (name) => [
+        name,
+        {
+          name,
+          range: { from: '2000-01-01T00:00:00', to: null },
+          aggs: [{ type: 'terms', field: name.endsWith('response_time') ? 'agent_id' : 'contact_id' }],
+        },
+      ],
+    ),
   );
 
   it('B’s statistics count nothing of A’s', async () => {
@@ -182,7 +198,12 @@ describe("another account's data in aggregates", () => {
   });
 
   it('B’s event stream carries none of A’s events, replayed or live', async () => {
-    const raw = await t.app.inject({ method: 'GET', url: '/v2/events?last_event_id=0', headers: { authorization: `Bearer ${b.token}` }, payloadAsStream: true });
+    const raw = await t.app.inject({
+      method: 'GET',
+      url: '/v2/events?last_event_id=0',
+      headers: { authorization: `Bearer ${b.token}` },
+      payloadAsStream: true,
+    });
     assert.equal(raw.statusCode, 200);
     const stream = raw.stream() as Readable;
     let text = '';
@@ -207,7 +228,10 @@ describe("another account's data in aggregates", () => {
     const agent = (await api.post('/v2/agents', { email: 'tenant-b-agent@example.com', group_ids: [group.id] })).body;
     const contact = (await api.post('/v2/contacts', { name: 'tenant-b contact' })).body;
     const conversation = (await api.post('/v2/conversations', { contact_id: contact.id, group_id: group.id, text: 'hi' })).body;
-    assert.equal((await api.post(`/v2/conversations/${conversation.id}/messages`, { sub_type: 'agent', agent_id: agent.id, text: 'hello' })).status, 200);
+    assert.equal(
+      (await api.post(`/v2/conversations/${conversation.id}/messages`, { sub_type: 'agent', agent_id: agent.id, text: 'hello' })).status,
+      200,
+    );
 
     const legacy = (path: string, query = '') => t.client().get(`/stats/${path}?apiKey=${a.apiKey}${query}`);
     const totals = await legacy('totals');
@@ -220,7 +244,10 @@ describe("another account's data in aggregates", () => {
     const inBGroup = await legacy('totals', `&group=${group.id}`);
     assert.equal(inBGroup.body.overview.channels, 0);
     const agents = await legacy('agents');
-    assert.ok(agents.body.records.every((record: { userId: number }) => String(record.userId) === ids.agents), JSON.stringify(agents.body.records).slice(0, 300));
+    assert.ok(
+      agents.body.records.every((record: { userId: number }) => String(record.userId) === ids.agents),
+      JSON.stringify(agents.body.records).slice(0, 300),
+    );
     assert.ok(!JSON.stringify([totals.body, agents.body, (await legacy('overview')).body]).includes('tenant-b'));
   });
 });

@@ -15,7 +15,13 @@ describe('POST /v2/bots and GET /v2/bots/{id}/trigger', () => {
     const account = await t.account();
     const res = await t.client(account.token).post('/v2/bots', {
       name: 'Greeter',
-      trigger: { active: false, event: 'page_visit', conditions: { url_contains: '/pricing', after_seconds: 10 }, text: 'Hi!', html: 'Hi <b>there</b>!' },
+      trigger: {
+        active: false,
+        event: 'page_visit',
+        conditions: { url_contains: '/pricing', after_seconds: 10 },
+        text: 'Hi!',
+        html: 'Hi <b>there</b>!',
+      },
     });
     assert.equal(res.status, 200);
     assert.match(res.body.id, /^bo[\w-]{12}$/);
@@ -81,7 +87,10 @@ describe('POST /v2/bots and GET /v2/bots/{id}/trigger', () => {
     const copy = await client.post('/v2/bots', { name: 'Copy', trigger: settings });
     assert.equal(copy.status, 200, JSON.stringify(copy.body));
     const read = (await client.get(`/v2/bots/${copy.body.id}/trigger`)).body;
-    assert.deepEqual({ ...read, bot_id: undefined, name: undefined, updated_at: undefined }, { ...settings, bot_id: undefined, name: undefined, updated_at: undefined });
+    assert.deepEqual(
+      { ...read, bot_id: undefined, name: undefined, updated_at: undefined },
+      { ...settings, bot_id: undefined, name: undefined, updated_at: undefined },
+    );
 
     const htmlOnly = await client.post('/v2/bots', { name: 'Html only', trigger: { content: { html: 'Hi <b>you</b>' } } });
     assert.deepEqual((await client.get(`/v2/bots/${htmlOnly.body.id}/trigger`)).body.content, { text: 'Hi you', html: 'Hi you' });

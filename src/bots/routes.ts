@@ -9,13 +9,28 @@ import * as bots from './service.ts';
 export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/bots/:id/trigger',
-    route({ operationId: 'getBotTrigger', summary: 'Get the trigger of a bot', tags: ['Bots'], scope: 'bots:read', params: IdParams, response: BotTrigger, errors: [404] }),
+    route({
+      operationId: 'getBotTrigger',
+      summary: 'Get the trigger of a bot',
+      tags: ['Bots'],
+      scope: 'bots:read',
+      params: IdParams,
+      response: BotTrigger,
+      errors: [404],
+    }),
     async (request) => bots.getTrigger(deps, callerOf(request).accountId, request.params.id),
   );
 
   app.post(
     '/bots',
-    route({ operationId: 'createBot', summary: 'Create a bot with its trigger', tags: ['Management'], scope: 'account:manage', body: CreateBotBody, response: Bot }),
+    route({
+      operationId: 'createBot',
+      summary: 'Create a bot with its trigger',
+      tags: ['Management'],
+      scope: 'account:manage',
+      body: CreateBotBody,
+      response: Bot,
+    }),
     async (request) => bots.createBot(deps, callerOf(request).accountId, request.body),
   );
 

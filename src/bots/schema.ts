@@ -16,7 +16,10 @@ export type Bot = Static<typeof Bot>;
 export const BotList = Type.Object({ bots: Type.Array(Bot, { description: "The account's bots, oldest first" }) }, { title: 'bot_list' });
 
 /** Free-form matching rules of a trigger, kept as given. */
-const Conditions = Type.Object({}, { additionalProperties: true, maxProperties: 50, description: 'Conditions the trigger matches on (free-form object)' });
+const Conditions = Type.Object(
+  {},
+  { additionalProperties: true, maxProperties: 50, description: 'Conditions the trigger matches on (free-form object)' },
+);
 
 export const BotTrigger = Type.Object(
   {
@@ -40,7 +43,10 @@ export type BotTrigger = Static<typeof BotTrigger>;
 
 const TriggerText = Nullable(Type.String({ maxLength: 4096, description: 'Plain text of the message the trigger sends' }));
 const TriggerHtml = Nullable(
-  Type.String({ maxLength: 16384, description: 'Sanitised like message HTML: only `a` and `br` survive; `text` defaults to its plain text' }),
+  Type.String({
+    maxLength: 16384,
+    description: 'Sanitised like message HTML: only `a` and `br` survive; `text` defaults to its plain text',
+  }),
 );
 
 export const TriggerInput = Type.Object(

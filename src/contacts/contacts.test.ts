@@ -27,12 +27,15 @@ describe('POST /v2/contacts', () => {
     assert.match(res.body.id, /^ct[\w-]{12}$/);
     assert.match(res.body.created_at, ISO);
     assert.match(res.body.updated_at, ISO);
-    assert.deepEqual({ ...res.body, id: undefined, created_at: undefined, updated_at: undefined }, {
-      ...body,
-      id: undefined,
-      created_at: undefined,
-      updated_at: undefined,
-    });
+    assert.deepEqual(
+      { ...res.body, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        ...body,
+        id: undefined,
+        created_at: undefined,
+        updated_at: undefined,
+      },
+    );
     assert.deepEqual(await contactEvents(account), [{ type: 'contact.created', data: { contact: res.body } }]);
   });
 

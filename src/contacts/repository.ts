@@ -41,7 +41,8 @@ export async function findContact(db: Queryable, accountId: string, id: string):
 }
 
 /** SQL: whether the contact `id` names exists in the account (the arguments name the query's parameters). */
-export const contactExistsSql = (account: string, id: string) => `exists (select 1 from contacts where account_id = ${account} and id = ${id})`;
+export const contactExistsSql = (account: string, id: string) =>
+  `exists (select 1 from contacts where account_id = ${account} and id = ${id})`;
 
 /** Case-insensitive match; of several, the most recently updated (index contacts_email). */
 export async function findContactByEmail(db: Queryable, accountId: string, email: string): Promise<Contact | null> {

@@ -40,7 +40,15 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     '/contacts/:id',
-    route({ operationId: 'getContact', summary: 'Get a contact', tags, scope: 'contacts:read', params: IdParams, response: Contact, errors: [404] }),
+    route({
+      operationId: 'getContact',
+      summary: 'Get a contact',
+      tags,
+      scope: 'contacts:read',
+      params: IdParams,
+      response: Contact,
+      errors: [404],
+    }),
     async (request) => contacts.getContact(deps, callerOf(request).accountId, request.params.id),
   );
 };

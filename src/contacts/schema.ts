@@ -17,7 +17,9 @@ export type Contact = Static<typeof Contact>;
 
 export const CreateContactBody = Type.Object(
   {
-    email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, description: 'A valid address (422 code `format` otherwise)' }))),
+    email: Type.Optional(
+      Nullable(Type.String({ format: 'email', maxLength: 254, description: 'A valid address (422 code `format` otherwise)' })),
+    ),
     identity_id: Type.Optional(
       Nullable(Type.String({ minLength: 1, maxLength: 255, description: 'Unique per account (a second use: 422 code `unique`)' })),
     ),
@@ -29,6 +31,8 @@ export const CreateContactBody = Type.Object(
 export type CreateContactBody = Static<typeof CreateContactBody>;
 
 export const FindContactQuery = Type.Object(
-  { email: Type.Optional(Type.String({ maxLength: 254, description: 'Matched case-insensitively; the most recently updated match wins' })) },
+  {
+    email: Type.Optional(Type.String({ maxLength: 254, description: 'Matched case-insensitively; the most recently updated match wins' })),
+  },
   { additionalProperties: false },
 );

@@ -95,12 +95,17 @@ describe('image and file attachments', () => {
         [`${AT}[4].url`, 'format'],
       ],
     );
-    assert.deepEqual(await rejected(account, [{ type: 'file', url: '/relative/a.pdf' }], 'invalid_arguments'), [[`${AT}[0].url`, 'format']]);
+    assert.deepEqual(await rejected(account, [{ type: 'file', url: '/relative/a.pdf' }], 'invalid_arguments'), [
+      [`${AT}[0].url`, 'format'],
+    ]);
   });
 
   it('allow only jpg, jpeg, png, gif and webp images', async () => {
     const account = await t.account();
-    const allowed = ['jpg', 'jpeg', 'png', 'gif', 'webp'].map((ext) => ({ type: 'image', url: `https://cdn.example/x.${ext.toUpperCase()}` }));
+    const allowed = ['jpg', 'jpeg', 'png', 'gif', 'webp'].map((ext) => ({
+      type: 'image',
+      url: `https://cdn.example/x.${ext.toUpperCase()}`,
+    }));
     assert.equal((await accepted(account, allowed)).length, 5);
     assert.deepEqual(
       await rejected(
@@ -129,14 +134,24 @@ describe('image and file attachments', () => {
     const names = ['a.pdf', 'a.docx', 'a.xlsx', 'a.csv', 'a.zip', 'a.tar.gz', 'a.png', 'a.mp3', 'a.wav', 'a.mp4', 'a.mov'];
     for (let i = 0; i < names.length; i += 5) {
       const batch = names.slice(i, i + 5);
-      const stored = await accepted(account, batch.map((name) => ({ type: 'file', url: `https://files.example/${name}` })));
-      assert.deepEqual(stored.map((a) => a.file_name), batch);
+      const stored = await accepted(
+        account,
+        batch.map((name) => ({ type: 'file', url: `https://files.example/${name}` })),
+      );
+      assert.deepEqual(
+        stored.map((a) => a.file_name),
+        batch,
+      );
     }
     const refused = ['a.exe', 'a.msi', 'a.bat', 'a.sh', 'a.js', 'a.html', 'a.htm', 'a.svg', 'a.xhtml', 'a.jar', 'a.pdf.exe', 'README'];
     for (let i = 0; i < refused.length; i += 5) {
       const batch = refused.slice(i, i + 5);
       assert.deepEqual(
-        await rejected(account, batch.map((name) => ({ type: 'file', url: 'https://files.example/get', file_name: name })), 'invalid_attachment_data'),
+        await rejected(
+          account,
+          batch.map((name) => ({ type: 'file', url: 'https://files.example/get', file_name: name })),
+          'invalid_attachment_data',
+        ),
         batch.map((_, j) => [`${AT}[${j}].file_name`, 'extension']),
       );
     }
@@ -148,7 +163,10 @@ describe('upload attachments', () => {
     const account = await t.account();
     const token = await upload(account, 'scan.pdf', '%PDF fake', 'application/pdf');
     const [stored] = await accepted(account, [{ type: 'upload', token }]);
-    assert.deepEqual({ ...stored, url: undefined }, { type: 'upload', url: undefined, file_name: 'scan.pdf', file_type: 'application/pdf', size: 9 });
+    assert.deepEqual(
+      { ...stored, url: undefined },
+      { type: 'upload', url: undefined, file_name: 'scan.pdf', file_type: 'application/pdf', size: 9 },
+    );
     assert.match(stored.url, /^\/v2\/uploads\/up[\w-]{12}\/content$/);
     const download = await t.client(account.token).get(stored.url);
     assert.equal(download.status, 200);
@@ -171,7 +189,10 @@ describe('upload attachments', () => {
     });
     assert.equal(bad.status, 422);
     assert.equal(bad.body.code, 'invalid_attachment_data');
-    assert.deepEqual(bad.body.errors.map((e: { path: string }) => e.path), ['attachments[0].token']);
+    assert.deepEqual(
+      bad.body.errors.map((e: { path: string }) => e.path),
+      ['attachments[0].token'],
+    );
     assert.equal((await f.get(conversation.id)).messages.length, 3);
   });
 
@@ -247,13 +268,19 @@ describe('template attachments', () => {
   it('store a carousel as given', async () => {
     const account = await t.account();
     const items = [item({ description: 'Red', image: 'https://shop.example/shoe.png' }), item({ title: 'Hat' })];
-    assert.deepEqual(await accepted(account, [{ type: 'template', layout: 'carousel', items }]), [{ type: 'template', layout: 'carousel', items }]);
+    assert.deepEqual(await accepted(account, [{ type: 'template', layout: 'carousel', items }]), [
+      { type: 'template', layout: 'carousel', items },
+    ]);
   });
 
   it('need layout carousel and 1 to 10 items', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await rejected(account, [{ type: 'template' }, { type: 'template', layout: 'carousel' }, { type: 'template', items: [item()] }], 'invalid_arguments'),
+      await rejected(
+        account,
+        [{ type: 'template' }, { type: 'template', layout: 'carousel' }, { type: 'template', items: [item()] }],
+        'invalid_arguments',
+      ),
       [
         [`${AT}[0].layout`, 'required'],
         [`${AT}[0].items`, 'required'],
@@ -277,7 +304,11 @@ describe('template attachments', () => {
         [`${AT}[2].items`, 'maxItems'],
       ],
     );
-    assert.equal((await accepted(account, [{ type: 'template', layout: 'carousel', items: Array.from({ length: 10 }, () => item()) }]))[0].items.length, 10);
+    assert.equal(
+      (await accepted(account, [{ type: 'template', layout: 'carousel', items: Array.from({ length: 10 }, () => item()) }]))[0].items
+        .length,
+      10,
+    );
   });
 
   it('bound the carousel items and need exactly one open_url action with an http(s) value', async () => {
@@ -335,7 +366,14 @@ describe('URLs in a carousel', () => {
     assert.deepEqual(
       await rejected(
         account,
-        [carousel(card('javascript:alert(1)', ok), card('data:image/png;base64,AAAA', ok), card('/shoe.png', ok), card(undefined, 'JavaScript:alert(1)'))],
+        [
+          carousel(
+            card('javascript:alert(1)', ok),
+            card('data:image/png;base64,AAAA', ok),
+            card('/shoe.png', ok),
+            card(undefined, 'JavaScript:alert(1)'),
+          ),
+        ],
         'invalid_arguments',
       ),
       [
@@ -350,7 +388,11 @@ describe('URLs in a carousel', () => {
   it('refuse a card image or an action value without a host, each where it is', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await rejected(account, [carousel(card(ok, ok)), carousel(card('https://', ok), card(ok, 'http://a b'), card('HTTPS://', 'https://:443/'))], 'invalid_arguments'),
+      await rejected(
+        account,
+        [carousel(card(ok, ok)), carousel(card('https://', ok), card(ok, 'http://a b'), card('HTTPS://', 'https://:443/'))],
+        'invalid_arguments',
+      ),
       [
         [`${AT}[1].items[0].image`, 'format'],
         [`${AT}[1].items[1].actions[0].value`, 'format'],
@@ -371,7 +413,14 @@ describe('attachment shape', () => {
   it('refuses unknown types, unknown properties and properties that do not belong to the type', async () => {
     const account = await t.account();
     assert.deepEqual(
-      await rejected(account, [{ type: 'video', url: 'https://cdn.example/a.mp4' }, { type: 'image', url: 'https://cdn.example/a.png', alt: 'x' }], 'invalid_arguments'),
+      await rejected(
+        account,
+        [
+          { type: 'video', url: 'https://cdn.example/a.mp4' },
+          { type: 'image', url: 'https://cdn.example/a.png', alt: 'x' },
+        ],
+        'invalid_arguments',
+      ),
       [
         [`${AT}[0].type`, 'enum'],
         [`${AT}[1].alt`, 'additionalProperties'],
@@ -383,7 +432,12 @@ describe('attachment shape', () => {
         [
           { type: 'image', url: 'https://cdn.example/a.png', token: 'x' },
           { type: 'upload', token: 'x', url: 'https://cdn.example/a.png', file_name: 'a.png' },
-          { type: 'template', layout: 'carousel', items: [{ title: 't', actions: [{ type: 'open_url', title: 'b', value: 'https://x.example' }] }], file_type: 'text/plain' },
+          {
+            type: 'template',
+            layout: 'carousel',
+            items: [{ title: 't', actions: [{ type: 'open_url', title: 'b', value: 'https://x.example' }] }],
+            file_type: 'text/plain',
+          },
           { type: 'file', url: 'https://files.example/a.pdf', layout: 'carousel' },
         ],
         'invalid_arguments',
@@ -401,8 +455,23 @@ describe('attachment shape', () => {
   it('allows at most 5 attachments per message', async () => {
     const account = await t.account();
     const image = { type: 'image', url: 'https://cdn.example/a.png' };
-    assert.deepEqual(await rejected(account, Array.from({ length: 6 }, () => image), 'invalid_arguments'), [[AT, 'maxItems']]);
-    assert.equal((await accepted(account, Array.from({ length: 5 }, () => image))).length, 5);
+    assert.deepEqual(
+      await rejected(
+        account,
+        Array.from({ length: 6 }, () => image),
+        'invalid_arguments',
+      ),
+      [[AT, 'maxItems']],
+    );
+    assert.equal(
+      (
+        await accepted(
+          account,
+          Array.from({ length: 5 }, () => image),
+        )
+      ).length,
+      5,
+    );
   });
 
   it('reports shape problems before looking at tokens and extensions', async () => {

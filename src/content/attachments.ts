@@ -61,7 +61,9 @@ export const StoredAttachment = Type.Object(
   {
     type: StringEnum(ATTACHMENT_TYPES, { description: 'attachment_type: image, file, upload or template' }),
     url: Type.Optional(Type.String({ description: 'image/file: as given; upload: the download route' })),
-    file_name: Type.Optional(Type.String({ description: 'image/file: as given or the last path segment of url; upload: the uploaded name' })),
+    file_name: Type.Optional(
+      Type.String({ description: 'image/file: as given or the last path segment of url; upload: the uploaded name' }),
+    ),
     file_type: Type.Optional(Nullable(Type.String({ description: 'MIME type: image/file as given (else null); upload: as uploaded' }))),
     size: Type.Optional(Type.Integer({ description: 'upload: bytes' })),
     layout: Type.Optional(StringEnum(['carousel'], { description: 'template: `carousel`' })),
@@ -80,7 +82,25 @@ export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp'] as const;
  * when opened or rendered).
  */
 export const FILE_EXTENSIONS = {
-  documents: ['pdf', 'txt', 'csv', 'rtf', 'doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'odp', 'pages', 'numbers', 'key', 'epub'],
+  documents: [
+    'pdf',
+    'txt',
+    'csv',
+    'rtf',
+    'doc',
+    'docx',
+    'xls',
+    'xlsx',
+    'ppt',
+    'pptx',
+    'odt',
+    'ods',
+    'odp',
+    'pages',
+    'numbers',
+    'key',
+    'epub',
+  ],
   archives: ['zip', 'gz', 'tgz', 'tar', 'bz2', 'xz', '7z', 'rar'],
   images: ['jpg', 'jpeg', 'png', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'heic', 'heif', 'avif'],
   audio: ['mp3', 'wav', 'ogg', 'oga', 'opus', 'm4a', 'aac', 'flac', 'weba'],
@@ -154,12 +174,15 @@ function shapeProblems(attachment: AttachmentInput, at: string): ErrorItem[] {
 /** Every URL an attachment carries that is not http(s) with a host (docs/behaviour.md §5). */
 function urlProblems(attachment: AttachmentInput, at: string): ErrorItem[] {
   // A url on another type is already refused as a property the type does not take.
-  const urls: [string, string | undefined][] = attachment.type === 'image' || attachment.type === 'file' ? [[`${at}.url`, attachment.url]] : [];
+  const urls: [string, string | undefined][] =
+    attachment.type === 'image' || attachment.type === 'file' ? [[`${at}.url`, attachment.url]] : [];
   attachment.items?.forEach((item, i) => {
     urls.push([`${at}.items[${i}].image`, item.image]);
     item.actions.forEach((action, j) => urls.push([`${at}.items[${i}].actions[${j}].value`, action.value]));
   });
-  return urls.flatMap(([path, url]) => (url !== undefined && !isHttpUrl(url) ? [problem(path, 'format', 'must be an http or https URL')] : []));
+  return urls.flatMap(([path, url]) =>
+    url !== undefined && !isHttpUrl(url) ? [problem(path, 'format', 'must be an http or https URL')] : [],
+  );
 }
 
 /**
@@ -172,7 +195,9 @@ function extensionProblem(type: 'image' | 'file', fileName: string | null, path:
   const name = `${source} ${JSON.stringify(fileName ?? '')}`;
   const rule = `allowed for type ${type} (the lists: docs/api.md, Uploads and attachments, Extension allowlists)`;
   const message =
-    extension === null ? `${name} has no file extension; only extensions ${rule} are accepted` : `${name} has extension .${extension}, which is not ${rule}`;
+    extension === null
+      ? `${name} has no file extension; only extensions ${rule} are accepted`
+      : `${name} has extension .${extension}, which is not ${rule}`;
   return { path, code: 'extension', message: `${path}: ${message}`, location: 'body' };
 }
 
@@ -227,7 +252,13 @@ export async function resolveAttachments(
         }
         const bad = extensionProblem('file', upload.file_name, `${at}.token`, 'the uploaded file');
         if (bad) problems.push(bad);
-        return { type: 'upload', url: uploadContentPath(upload.id), file_name: upload.file_name, file_type: upload.file_type, size: upload.size };
+        return {
+          type: 'upload',
+          url: uploadContentPath(upload.id),
+          file_name: upload.file_name,
+          file_type: upload.file_type,
+          size: upload.size,
+        };
       }
       case 'template':
         return { type: 'template', layout: attachment.layout, items: attachment.items };

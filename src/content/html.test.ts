@@ -20,7 +20,11 @@ function assertInert(input: string, html: string): void {
     if (tag === '<br />' || tag === '</a>') continue;
     const link = LINK_OPEN.exec(tag);
     assert.ok(link, `unexpected tag ${tag}: ${context}`);
-    const href = link[1].replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const href = link[1]
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
     assert.ok(['http:', 'https:', 'mailto:'].includes(new URL(href).protocol), `href ${href}: ${context}`);
     assert.match(href, /^(https?|mailto):/i, context);
   }
@@ -145,9 +149,44 @@ describe('sanitizeHtml against known XSS vectors', () => {
 
   it('survives arbitrary markup soup (property)', () => {
     const fragment = fc.constantFrom(
-      '<a href="', '">', '<a href=', 'javascript:', 'JaVaScRiPt:', 'https://ok.example/', 'mailto:x@y.z', 'data:', '&#x0A;', '&#106;',
-      '<script>', '</script>', '<style>', '<svg>', '<math>', '<br>', '<br/>', '</a>', '<img src=x', ' onerror=alert(1)', ' onclick="x"',
-      '"', "'", '<', '>', '/', '=', ' ', '\n', '<!--', '-->', '<![CDATA[', ']]>', 'text', '&amp;', '&lt;', '<noscript>', '<textarea>',
+      '<a href="',
+      '">',
+      '<a href=',
+      'javascript:',
+      'JaVaScRiPt:',
+      'https://ok.example/',
+      'mailto:x@y.z',
+      'data:',
+      '&#x0A;',
+      '&#106;',
+      '<script>',
+      '</script>',
+      '<style>',
+      '<svg>',
+      '<math>',
+      '<br>',
+      '<br/>',
+      '</a>',
+      '<img src=x',
+      ' onerror=alert(1)',
+      ' onclick="x"',
+      '"',
+      "'",
+      '<',
+      '>',
+      '/',
+      '=',
+      ' ',
+      '\n',
+      '<!--',
+      '-->',
+      '<![CDATA[',
+      ']]>',
+      'text',
+      '&amp;',
+      '&lt;',
+      '<noscript>',
+      '<textarea>',
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 30 }), (parts) => {
@@ -216,11 +255,72 @@ describe('sanitizeHtml writes what sanitize-html wrote', () => {
   it('on markup soup of links, formatting, void, raw-text and implicitly closed tags (property)', () => {
     // No <svg> or <math>: `<x/>` inside them is the one documented difference.
     const fragment = fc.constantFrom(
-      '<a href="', '<a href=', '<A HREF="', '">', 'https://ok.example/', 'javascript:', 'mailto:x@y.z', '&amp;', '&lt;', '&#x0A;', '&quot;', '&',
-      '<b>', '</b>', '<i>', '</i>', '</a>', '<a>', '</A>', '<br>', '<BR>', '</br>', '<br/>', '<script>', '<Script>', '</script>', '<style>',
-      '</style>', '<noscript>', '</noscript>', '<textarea>', '</textarea>', '<title>', '<xmp>', '<img src=x>', ' onclick="x"', '"', "'", '<', '>',
-      '/', '=', ' ', '\n', '<!--', '-->', '<![CDATA[', ']]>', 'text', '<p>', '</p>', '<li>', '</li>', '<option>', '<select>', '<div>', '<table>',
-      '<tr>', '<td>', '<dd>', '<h1>', '<body>', '<input>', '<hr>', '<b/>', '<a href=https://ok.example/ />',
+      '<a href="',
+      '<a href=',
+      '<A HREF="',
+      '">',
+      'https://ok.example/',
+      'javascript:',
+      'mailto:x@y.z',
+      '&amp;',
+      '&lt;',
+      '&#x0A;',
+      '&quot;',
+      '&',
+      '<b>',
+      '</b>',
+      '<i>',
+      '</i>',
+      '</a>',
+      '<a>',
+      '</A>',
+      '<br>',
+      '<BR>',
+      '</br>',
+      '<br/>',
+      '<script>',
+      '<Script>',
+      '</script>',
+      '<style>',
+      '</style>',
+      '<noscript>',
+      '</noscript>',
+      '<textarea>',
+      '</textarea>',
+      '<title>',
+      '<xmp>',
+      '<img src=x>',
+      ' onclick="x"',
+      '"',
+      "'",
+      '<',
+      '>',
+      '/',
+      '=',
+      ' ',
+      '\n',
+      '<!--',
+      '-->',
+      '<![CDATA[',
+      ']]>',
+      'text',
+      '<p>',
+      '</p>',
+      '<li>',
+      '</li>',
+      '<option>',
+      '<select>',
+      '<div>',
+      '<table>',
+      '<tr>',
+      '<td>',
+      '<dd>',
+      '<h1>',
+      '<body>',
+      '<input>',
+      '<hr>',
+      '<b/>',
+      '<a href=https://ok.example/ />',
     );
     fc.assert(
       fc.property(fc.array(fragment, { maxLength: 25 }), (parts) => {
@@ -246,7 +346,7 @@ describe('safeHref', () => {
 });
 
 describe('sanitizeHtml on deep and unclosed markup', () => {
-  it('closes every open link once, at its ancestor\'s closing tag or at the end, and ignores stray closing tags', () => {
+  it("closes every open link once, at its ancestor's closing tag or at the end, and ignores stray closing tags", () => {
     const link = '<a href="https://ok.example">';
     const open = `${link}x</a>`.replace('</a>', '');
     const { html, text } = sanitizeHtml(`${'<b>'.repeat(1000)}${open.repeat(3)}${'</i>'.repeat(1000)}</b>y${'<a>'.repeat(1000)}z`);
@@ -273,7 +373,12 @@ describe('HTML length bound', () => {
     const attempts: [string, string, object, string][] = [
       ['POST', `/v2/conversations/${conversation.id}/messages`, { sub_type: 'contact', html: tooLong }, 'html'],
       ['POST', '/v2/conversations', { contact_id: contact.id, html: tooLong }, 'html'],
-      ['POST', '/v2/conversations', { contact_id: contact.id, messages: [{ sub_type: 'contact', content: { html: tooLong } }] }, 'messages[0].content.html'],
+      [
+        'POST',
+        '/v2/conversations',
+        { contact_id: contact.id, messages: [{ sub_type: 'contact', content: { html: tooLong } }] },
+        'messages[0].content.html',
+      ],
     ];
     for (const [method, url, body, path] of attempts) {
       const res = await client.request({ method, url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
@@ -285,7 +390,9 @@ describe('HTML length bound', () => {
       );
     }
     assert.equal((await f.get(conversation.id)).messages.length, 1);
-    const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from conversations where account_id = $1', [account.accountId]);
+    const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from conversations where account_id = $1', [
+      account.accountId,
+    ]);
     assert.equal(rows[0].n, 1);
   });
 

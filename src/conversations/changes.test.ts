@@ -63,8 +63,14 @@ describe('PATCH /v2/conversations/{id}', () => {
     assert.equal(event._conversation_id, conv.id);
     // Messages stored afterwards carry the new group.
     await f.contactSays(conv.id, 'again');
-    const { rows } = await t.db.query<{ group_id: string | null }>('select group_id from messages where conversation_id = $1 order by seq', [conv.id]);
-    assert.deepEqual(rows.map((row) => row.group_id), [null, group.id]);
+    const { rows } = await t.db.query<{ group_id: string | null }>(
+      'select group_id from messages where conversation_id = $1 order by seq',
+      [conv.id],
+    );
+    assert.deepEqual(
+      rows.map((row) => row.group_id),
+      [null, group.id],
+    );
     // Clearing.
     const cleared = await api.patch(`/v2/conversations/${conv.id}`, { group_id: null, ext_id: null, tags: [] });
     assert.equal(cleared.body.group_id, null);
@@ -156,7 +162,8 @@ describe('assign and unassign', () => {
         : api.patch(`/v2/conversations/${conv.id}/unassign`, { agent_id: boss.id, unassignee_id: agent.id }),
     );
     const replies = await Promise.all(calls);
-    for (const res of replies) assert.ok(res.status === 200 || (res.status === 422 && res.body.code === 'invalid_parameters'), JSON.stringify(res.body));
+    for (const res of replies)
+      assert.ok(res.status === 200 || (res.status === 422 && res.body.code === 'invalid_parameters'), JSON.stringify(res.body));
 
     const { rows } = await t.db.query<{ kind: string; created_at: Date }>(
       "select content->>'type' as kind, created_at from messages where conversation_id = $1 and type = 'event' order by seq",
@@ -173,7 +180,10 @@ describe('assign and unassign', () => {
     assert.equal(replies.filter((res) => res.status === 422).length, 20 - unassigned);
     // The history as read back (created_at, then storage order) is the storage order.
     const history = (await f.get(conv.id)).messages.filter((m: Json) => m.type === 'event').map((m: Json) => m.content.type);
-    assert.deepEqual(history, rows.map((row) => row.kind));
+    assert.deepEqual(
+      history,
+      rows.map((row) => row.kind),
+    );
     const final = (await api.get(`/v2/conversations/${conv.id}`)).body;
     assert.deepEqual(final.assigned_ids, rows.length % 2 === 1 ? [agent.id] : []);
   });
@@ -314,7 +324,10 @@ describe('paging messages and paths', () => {
     assert.equal(page1.total, 205);
     assert.equal(page1.items[0].url, 'https://example.com/p205');
     const page2 = (await api.get(`/v2/conversations/${conv.id}/paths?size=200&after=${page1.after}`)).body;
-    assert.deepEqual(page2.items.map((p: Json) => p.url), ['p5', 'p4', 'p3', 'p2', 'p1'].map((p) => `https://example.com/${p}`));
+    assert.deepEqual(
+      page2.items.map((p: Json) => p.url),
+      ['p5', 'p4', 'p3', 'p2', 'p1'].map((p) => `https://example.com/${p}`),
+    );
     assert.equal(page2.after, null);
   });
 

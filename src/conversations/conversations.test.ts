@@ -36,13 +36,37 @@ describe('POST /v2/conversations', () => {
   it('creates a pending conversation with every record field', async () => {
     const { f, api } = await setup();
     const contact = await f.contact();
-    const res = await api.post('/v2/conversations', { contact_id: contact.id, ext_id: 'ext-1', variables: { plan: 'pro', seats: 3, trial: false } });
+    const res = await api.post('/v2/conversations', {
+      contact_id: contact.id,
+      ext_id: 'ext-1',
+      variables: { plan: 'pro', seats: 3, trial: false },
+    });
     assert.equal(res.status, 200);
     const conv = res.body;
     assert.match(conv.id, /^co[\w-]{12}$/);
     assert.deepEqual(Object.keys(conv).sort(), [
-      'agent_ids', 'assigned_ids', 'channel', 'close_type', 'contact_id', 'created_at', 'domain', 'ext_id', 'finished_at', 'group_id', 'id',
-      'is_offline', 'is_served', 'last_message', 'rated_at', 'rating_text', 'rating_value', 'status', 'tags', 'unread', 'updated_at', 'variables',
+      'agent_ids',
+      'assigned_ids',
+      'channel',
+      'close_type',
+      'contact_id',
+      'created_at',
+      'domain',
+      'ext_id',
+      'finished_at',
+      'group_id',
+      'id',
+      'is_offline',
+      'is_served',
+      'last_message',
+      'rated_at',
+      'rating_text',
+      'rating_value',
+      'status',
+      'tags',
+      'unread',
+      'updated_at',
+      'variables',
     ]);
     assert.deepEqual(
       { ...conv, id: undefined, created_at: undefined, updated_at: undefined },
@@ -214,7 +238,13 @@ describe('POST /v2/conversations', () => {
   });
 
   describe('rejects, storing nothing', () => {
-    const cases: [string, (f: Awaited<ReturnType<typeof setup>>['f'], contactId: string) => Promise<Json>, number, string, string[][] | null][] = [
+    const cases: [
+      string,
+      (f: Awaited<ReturnType<typeof setup>>['f'], contactId: string) => Promise<Json>,
+      number,
+      string,
+      string[][] | null,
+    ][] = [
       ['an unknown contact', async () => ({ contact_id: 'ctnope' }), 422, 'contact_not_found', null],
       ['an unknown assigned agent', async (_f, c) => ({ contact_id: c, assigned_ids: ['999999999'] }), 422, 'agent_not_found', null],
       ['an unknown group', async (_f, c) => ({ contact_id: c, group_id: 'grnope' }), 422, 'group_not_found', null],
@@ -249,14 +279,20 @@ describe('POST /v2/conversations', () => {
       ],
       [
         'an imported created_at in the future',
-        async (_f, c) => ({ contact_id: c, messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, created_at: '2999-01-01T00:00:00Z' }] }),
+        async (_f, c) => ({
+          contact_id: c,
+          messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, created_at: '2999-01-01T00:00:00Z' }],
+        }),
         422,
         'invalid_arguments',
         [['messages[0].created_at', 'formatMaximum', 'body']],
       ],
       [
         'an imported created_at that is no real instant',
-        async (_f, c) => ({ contact_id: c, messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, created_at: '2026-01-01T23:59:60Z' }] }),
+        async (_f, c) => ({
+          contact_id: c,
+          messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, created_at: '2026-01-01T23:59:60Z' }],
+        }),
         422,
         'invalid_arguments',
         [['messages[0].created_at', 'format', 'body']],
@@ -268,9 +304,21 @@ describe('POST /v2/conversations', () => {
         'invalid_arguments',
         [['messages[0].sub_type', 'enum', 'body']],
       ],
-      ['an empty messages array', async (_f, c) => ({ contact_id: c, messages: [] }), 422, 'invalid_arguments', [['messages', 'minItems', 'body']]],
+      [
+        'an empty messages array',
+        async (_f, c) => ({ contact_id: c, messages: [] }),
+        422,
+        'invalid_arguments',
+        [['messages', 'minItems', 'body']],
+      ],
       ['a missing contact_id', async () => ({ text: 'x' }), 422, 'invalid_arguments', [['contact_id', 'required', 'body']]],
-      ['an unknown property', async (_f, c) => ({ contact_id: c, color: 'red' }), 422, 'invalid_arguments', [['color', 'additionalProperties', 'body']]],
+      [
+        'an unknown property',
+        async (_f, c) => ({ contact_id: c, color: 'red' }),
+        422,
+        'invalid_arguments',
+        [['color', 'additionalProperties', 'body']],
+      ],
       [
         'attachments beside text (the create body has no top-level attachments)',
         async (_f, c) => ({ contact_id: c, text: 'x', attachments: [{ type: 'image', url: 'https://e.com/a.png' }] }),
@@ -282,7 +330,13 @@ describe('POST /v2/conversations', () => {
         'six attachments',
         async (_f, c) => ({
           contact_id: c,
-          messages: [{ sub_type: 'contact', content: { type: 'text', text: 'y' }, attachments: Array(6).fill({ type: 'image', url: 'https://e.com/a.png' }) }],
+          messages: [
+            {
+              sub_type: 'contact',
+              content: { type: 'text', text: 'y' },
+              attachments: Array(6).fill({ type: 'image', url: 'https://e.com/a.png' }),
+            },
+          ],
         }),
         422,
         'invalid_arguments',
@@ -362,7 +416,12 @@ describe('POST /v2/conversations', () => {
     const { f, api } = await setup();
     const other = conversationFactory(t, await t.account());
     const contact = await f.contact();
-    const [foreignContact, foreignAgent, foreignGroup, foreignTag] = await Promise.all([other.contact(), other.agent(), other.group(), other.tag()]);
+    const [foreignContact, foreignAgent, foreignGroup, foreignTag] = await Promise.all([
+      other.contact(),
+      other.agent(),
+      other.group(),
+      other.tag(),
+    ]);
     const attempts: [Json, string][] = [
       [{ contact_id: foreignContact.id }, 'contact_not_found'],
       [{ contact_id: contact.id, assigned_ids: [foreignAgent.id] }, 'agent_not_found'],
@@ -425,7 +484,10 @@ describe('GET /v2/conversations/{id}', () => {
         avg_response_time: 6.25,
         duration: 92.5,
       });
-      assert.deepEqual(full.messages.map((m: Json) => m.content.text), ['q1', 'a1', 'q2', 'a2']);
+      assert.deepEqual(
+        full.messages.map((m: Json) => m.content.text),
+        ['q1', 'a1', 'q2', 'a2'],
+      );
     } finally {
       t.clock.reset();
     }
@@ -475,7 +537,12 @@ describe('messages: POST /v2/conversations/{id}/messages', () => {
     const agent = await f.agent();
     const conv = await f.conversation({ text: 'hi' });
     const before = (await events(account.accountId)).length;
-    const res = await api.post(`/v2/conversations/${conv.id}/messages`, { sub_type: 'agent', agent_id: agent.id, type: 'note', text: 'internal' });
+    const res = await api.post(`/v2/conversations/${conv.id}/messages`, {
+      sub_type: 'agent',
+      agent_id: agent.id,
+      type: 'note',
+      text: 'internal',
+    });
     assert.equal(res.status, 200);
     assert.equal(res.body.type, 'note');
     assert.equal((await events(account.accountId)).length, before);
@@ -503,16 +570,26 @@ describe('messages: POST /v2/conversations/{id}/messages', () => {
     const agent = await f.agent();
     t.clock.set('2026-05-01T10:00:00.000Z');
     try {
-      const conv = await f.conversation({ messages: [{ sub_type: 'contact', content: { type: 'text', text: 'q' }, created_at: '2026-05-01T09:00:00.000Z' }] });
+      const conv = await f.conversation({
+        messages: [{ sub_type: 'contact', content: { type: 'text', text: 'q' }, created_at: '2026-05-01T09:00:00.000Z' }],
+      });
       const reply = await f.agentSays(conv.id, agent.id, 'a', { created_at: '2026-05-01T09:01:30.250Z' });
       assert.equal(reply.response_time, 90.25);
       assert.equal(reply.is_first_reply, true);
       const contact = await f.contactSays(conv.id, 'q2', { created_at: '2026-05-01T09:05:00.000Z' });
       assert.equal(contact.is_offline, false);
-      let res = await api.post(`/v2/conversations/${conv.id}/messages`, { sub_type: 'contact', text: 'x', created_at: '2026-05-01T09:04:00.000Z' });
+      let res = await api.post(`/v2/conversations/${conv.id}/messages`, {
+        sub_type: 'contact',
+        text: 'x',
+        created_at: '2026-05-01T09:04:00.000Z',
+      });
       assert.equal(res.status, 422);
       assert.deepEqual(errorPaths(res.body), [['created_at', 'formatMinimum', 'body']]);
-      res = await api.post(`/v2/conversations/${conv.id}/messages`, { sub_type: 'contact', text: 'x', created_at: '2026-05-01T10:00:01.000Z' });
+      res = await api.post(`/v2/conversations/${conv.id}/messages`, {
+        sub_type: 'contact',
+        text: 'x',
+        created_at: '2026-05-01T10:00:01.000Z',
+      });
       assert.equal(res.status, 422);
       assert.deepEqual(errorPaths(res.body), [['created_at', 'formatMaximum', 'body']]);
       assert.equal((await f.get(conv.id)).messages.length, 3);
@@ -612,7 +689,10 @@ describe('paths: POST /v2/conversations/{id}/paths', () => {
       await f.path(conv.id, 'https://other.example.org/');
       const full = await f.get(conv.id);
       assert.equal(full.domain, 'shop.example.com');
-      assert.deepEqual(full.paths.map((p: Json) => p.url), ['https://Shop.Example.com/cart?x=1', 'https://other.example.org/']);
+      assert.deepEqual(
+        full.paths.map((p: Json) => p.url),
+        ['https://Shop.Example.com/cart?x=1', 'https://other.example.org/'],
+      );
       const res = await api.post(`/v2/conversations/${conv.id}/paths`, { url: 'javascript:alert(1)' });
       assert.equal(res.status, 422);
       assert.deepEqual(errorPaths(res.body), [['url', 'pattern', 'body']]);
@@ -642,12 +722,20 @@ describe('attachments on messages', () => {
         {
           sub_type: 'contact',
           content: { type: 'text', text: 'see attached' },
-          attachments: [{ type: 'image', url: 'https://cdn.example.com/a/photo.png' }, { type: 'upload', token: upload.body.token }],
+          attachments: [
+            { type: 'image', url: 'https://cdn.example.com/a/photo.png' },
+            { type: 'upload', token: upload.body.token },
+          ],
         },
       ],
     });
     const [message] = (await f.get(conv.id)).messages;
-    assert.deepEqual(message.attachments[0], { type: 'image', url: 'https://cdn.example.com/a/photo.png', file_name: 'photo.png', file_type: null });
+    assert.deepEqual(message.attachments[0], {
+      type: 'image',
+      url: 'https://cdn.example.com/a/photo.png',
+      file_name: 'photo.png',
+      file_type: null,
+    });
     assert.equal(message.attachments[1].type, 'upload');
     assert.equal(message.attachments[1].file_name, 'invoice.pdf');
 

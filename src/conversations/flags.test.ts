@@ -21,7 +21,13 @@ function referenceFlags(history: FlaggedMessage[]): MessageFlags[] {
   const isAgent = (m: FlaggedMessage) => m.type === 'message' && m.sub_type === 'agent';
   const result: MessageFlags[] = [];
   history.forEach((message, i) => {
-    const none = { is_reply: false, is_first_reply: false, is_offline: isContact(message) && message.offline, is_offline_reply: false, response_time: null };
+    const none = {
+      is_reply: false,
+      is_first_reply: false,
+      is_offline: isContact(message) && message.offline,
+      is_offline_reply: false,
+      response_time: null,
+    };
     if (!isAgent(message)) return result.push(none);
     let previousAgent = -1;
     for (let j = 0; j < i; j++) if (isAgent(history[j])) previousAgent = j;
@@ -109,7 +115,8 @@ describe('message flags', () => {
               else await f.makeUnavailable(watcher.id);
               await f.contactSays(conv.id, `c${i}`);
             } else if (step.kind === 'agent') await f.agentSays(conv.id, writer.id, `a${i}`);
-            else if (step.kind === 'note') await f.message(conv.id, { sub_type: 'agent', agent_id: writer.id, type: 'note', text: `n${i}` });
+            else if (step.kind === 'note')
+              await f.message(conv.id, { sub_type: 'agent', agent_id: writer.id, type: 'note', text: `n${i}` });
             else await f.botSays(conv.id, `b${i}`);
           }
           const stored = await f.get(conv.id);
@@ -138,7 +145,13 @@ describe('message flags', () => {
         for (const [i, step] of steps.entries()) {
           const created_at = history[i + 1].created_at.toISOString();
           if (step.kind === 'agent' || step.kind === 'note') {
-            await f.message(conv.id, { sub_type: 'agent', agent_id: writer.id, type: step.kind === 'note' ? 'note' : 'message', text: 'x', created_at });
+            await f.message(conv.id, {
+              sub_type: 'agent',
+              agent_id: writer.id,
+              type: step.kind === 'note' ? 'note' : 'message',
+              text: 'x',
+              created_at,
+            });
           } else {
             await f.message(conv.id, { sub_type: step.kind, text: 'x', created_at });
           }
@@ -168,7 +181,9 @@ describe('message flags', () => {
       assert.equal((await f.contactSays(inSales.id, 'hello?')).is_offline, true);
       // The conversation's is_offline is its first contact message's.
       assert.equal((await f.get(inSales.id)).is_offline, false);
-      const { rows } = await t.db.query<{ group_id: string }>('select distinct group_id from messages where conversation_id = $1', [inSales.id]);
+      const { rows } = await t.db.query<{ group_id: string }>('select distinct group_id from messages where conversation_id = $1', [
+        inSales.id,
+      ]);
       assert.deepEqual(rows, [{ group_id: sales.id }]);
     } finally {
       t.clock.reset();
@@ -185,7 +200,13 @@ describe('message flags', () => {
       await f.contactSays(conv.id, 'two');
       t.clock.advance(7.123);
       const first = await f.agentSays(conv.id, agent.id, 'answer');
-      assert.deepEqual(flagsOf(first), { is_reply: true, is_first_reply: true, is_offline: false, is_offline_reply: true, response_time: 12.623 });
+      assert.deepEqual(flagsOf(first), {
+        is_reply: true,
+        is_first_reply: true,
+        is_offline: false,
+        is_offline_reply: true,
+        response_time: 12.623,
+      });
       t.clock.advance(1);
       const followUp = await f.agentSays(conv.id, agent.id, 'more');
       assert.equal(followUp.is_reply, false);
@@ -195,7 +216,13 @@ describe('message flags', () => {
       await f.contactSays(conv.id, 'three');
       t.clock.advance(30);
       const second = await f.agentSays(conv.id, agent.id, 'again');
-      assert.deepEqual(flagsOf(second), { is_reply: true, is_first_reply: false, is_offline: false, is_offline_reply: false, response_time: 30 });
+      assert.deepEqual(flagsOf(second), {
+        is_reply: true,
+        is_first_reply: false,
+        is_offline: false,
+        is_offline_reply: false,
+        response_time: 30,
+      });
     } finally {
       t.clock.reset();
     }
@@ -210,9 +237,18 @@ describe('message flags', () => {
       t.clock.set('2026-02-12T10:00:01.000Z');
       const reply = await f.agentSays(conv.id, agent.id, 'hi');
       assert.equal(reply.created_at, '2026-02-12T10:00:02.000Z');
-      assert.deepEqual(flagsOf(reply), { is_reply: true, is_first_reply: true, is_offline: false, is_offline_reply: true, response_time: 0 });
+      assert.deepEqual(flagsOf(reply), {
+        is_reply: true,
+        is_first_reply: true,
+        is_offline: false,
+        is_offline_reply: true,
+        response_time: 0,
+      });
       const full = await f.get(conv.id);
-      assert.deepEqual(full.messages.map((m: Json) => m.content.text), ['hello', 'hi']);
+      assert.deepEqual(
+        full.messages.map((m: Json) => m.content.text),
+        ['hello', 'hi'],
+      );
       assert.equal(full.unread, 0);
     } finally {
       t.clock.reset();

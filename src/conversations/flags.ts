@@ -43,7 +43,13 @@ export interface MessageFlags {
 }
 
 /** The flags of every message that is not a contact message or an agent reply. */
-export const NO_FLAGS: MessageFlags = { is_reply: false, is_first_reply: false, is_offline: false, is_offline_reply: false, response_time: null };
+export const NO_FLAGS: MessageFlags = {
+  is_reply: false,
+  is_first_reply: false,
+  is_offline: false,
+  is_offline_reply: false,
+  response_time: null,
+};
 
 /** Flags of `message` stored after `state`, and the state after it. Notes and events neither ask nor answer. */
 export function applyMessage(state: ReplyState, message: FlaggedMessage): { flags: MessageFlags; state: ReplyState } {
@@ -120,7 +126,11 @@ export function replyStateOf(conv: ConversationMessageState): ReplyState {
  * Stores `message` after the conversation's current ones, at `now`: its flags, and the conversation after it
  * (a copy; `conv` is left as it was). The one definition of these rules, for live writes and generated history.
  */
-export function conversationAfterMessage<C extends ConversationMessageState>(conv: C, message: StoredMessage, now: Date): { flags: MessageFlags; conversation: C } {
+export function conversationAfterMessage<C extends ConversationMessageState>(
+  conv: C,
+  message: StoredMessage,
+  now: Date,
+): { flags: MessageFlags; conversation: C } {
   const before = replyStateOf(conv);
   const { flags, state } = applyMessage(before, message);
   const next: C = {

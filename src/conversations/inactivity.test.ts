@@ -86,7 +86,10 @@ describe('inactivity auto-close', () => {
       for (let i = 0; i < 5; i++) ids.push((await f.conversation({ text: `c${i}` })).id);
       t.clock.advance(7200);
       const counts = await Promise.all([closeIdleConversations(t.deps), closeIdleConversations(t.deps), closeIdleConversations(t.deps)]);
-      assert.equal(counts.reduce((a, b) => a + b, 0), 5);
+      assert.equal(
+        counts.reduce((a, b) => a + b, 0),
+        5,
+      );
       assert.deepEqual((await closedEvents(account.accountId)).sort(), ids.sort());
     } finally {
       t.clock.reset();

@@ -34,10 +34,33 @@ export interface ConversationRow extends ConversationMessageState {
 }
 
 const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
-  'id', 'ext_id', 'status', 'contact_id', 'group_id', 'domain', 'assigned_ids', 'agent_ids', 'tags', 'variables',
-  'rating_value', 'rating_text', 'rated_at', 'is_offline', 'is_served', 'unread', 'last_message_text', 'last_message_at',
-  'created_at', 'updated_at', 'finished_at', 'close_type',
-  'unanswered_since', 'unanswered_offline', 'has_reply', 'has_contact_message', 'latest_message_at',
+  'id',
+  'ext_id',
+  'status',
+  'contact_id',
+  'group_id',
+  'domain',
+  'assigned_ids',
+  'agent_ids',
+  'tags',
+  'variables',
+  'rating_value',
+  'rating_text',
+  'rated_at',
+  'is_offline',
+  'is_served',
+  'unread',
+  'last_message_text',
+  'last_message_at',
+  'created_at',
+  'updated_at',
+  'finished_at',
+  'close_type',
+  'unanswered_since',
+  'unanswered_offline',
+  'has_reply',
+  'has_contact_message',
+  'latest_message_at',
 ];
 const CONVERSATION_COLUMNS = CONVERSATION_FIELDS.join(', ');
 
@@ -183,7 +206,8 @@ export async function checkReferences(db: Queryable, accountId: string, check: R
     const { groupId, presence } = check.availability;
     columns.push(`${agentAvailableSql('$1', param(groupId), param(presence.at), param(presence.ttlSeconds))} as agent_available`);
   }
-  if (columns.length === 0) return { contactMissing: false, missingAgentIds: [], groupMissing: false, missingTagIds: [], extIdTaken: false, agentAvailable: null };
+  if (columns.length === 0)
+    return { contactMissing: false, missingAgentIds: [], groupMissing: false, missingTagIds: [], extIdTaken: false, agentAvailable: null };
   const { rows } = await db.query<{
     contact_missing?: boolean;
     missing_agent_ids?: string[];
@@ -318,7 +342,13 @@ export interface Page<T> {
 }
 
 /** Whether `seq` is a cursor of this conversation's messages (or paths). */
-export async function cursorExists(db: Queryable, table: 'messages' | 'paths', accountId: string, conversationId: string, seq: string): Promise<boolean> {
+export async function cursorExists(
+  db: Queryable,
+  table: 'messages' | 'paths',
+  accountId: string,
+  conversationId: string,
+  seq: string,
+): Promise<boolean> {
   const { rows } = await db.query(`select 1 from ${table} where account_id = $1 and conversation_id = $2 and seq = $3`, [
     accountId,
     conversationId,
@@ -358,7 +388,13 @@ async function page<R extends { seq: number }>(
   return { rows: items, after: rows.length > size ? String(items[items.length - 1].seq) : null, total: count[0].total };
 }
 
-export async function pageMessages(db: Queryable, accountId: string, conversationId: string, size: number, afterSeq: string | null): Promise<Page<Message>> {
+export async function pageMessages(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  size: number,
+  afterSeq: string | null,
+): Promise<Page<Message>> {
   const { rows, after, total } = await page<MessageRow>(db, 'messages', MESSAGE_COLUMNS, accountId, conversationId, size, afterSeq);
   return { items: rows.map(toMessage), after, total };
 }
@@ -374,7 +410,12 @@ const PATH_COLUMNS = 'seq, url, title, created_at';
 
 const toPath = (row: PathRow): Path => ({ url: row.url, title: row.title, created_at: row.created_at.toISOString() });
 
-export async function insertPath(db: Queryable, accountId: string, conversationId: string, path: { url: string; title: string | null; created_at: Date }): Promise<Path> {
+export async function insertPath(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  path: { url: string; title: string | null; created_at: Date },
+): Promise<Path> {
   const { rows } = await db.query<PathRow>(
     `insert into paths (account_id, conversation_id, url, title, created_at) values ($1, $2, $3, $4, $5)
      returning ${PATH_COLUMNS}`,
@@ -383,7 +424,13 @@ export async function insertPath(db: Queryable, accountId: string, conversationI
   return toPath(rows[0]);
 }
 
-export async function pagePaths(db: Queryable, accountId: string, conversationId: string, size: number, afterSeq: string | null): Promise<Page<Path>> {
+export async function pagePaths(
+  db: Queryable,
+  accountId: string,
+  conversationId: string,
+  size: number,
+  afterSeq: string | null,
+): Promise<Page<Path>> {
   const { rows, after, total } = await page<PathRow>(db, 'paths', PATH_COLUMNS, accountId, conversationId, size, afterSeq);
   return { items: rows.map(toPath), after, total };
 }
@@ -404,7 +451,8 @@ export interface ConversationWithIncludes {
 }
 
 /** JSON turns times into strings: back to the Date the mappers take. */
-const withDate = <R extends { created_at: Date }>(row: Omit<R, 'created_at'> & { created_at: string }) => ({ ...row, created_at: new Date(row.created_at) }) as R;
+const withDate = <R extends { created_at: Date }>(row: Omit<R, 'created_at'> & { created_at: string }) =>
+  ({ ...row, created_at: new Date(row.created_at) }) as R;
 
 /** The conversation and, as asked, its last `limit` messages and paths and its statistics, in one query. */
 export async function findConversationWithIncludes(
@@ -434,7 +482,11 @@ export async function findConversationWithIncludes(
       : null,
   ].filter((column) => column !== null);
   const { rows } = await db.query<
-    ConversationRow & { recent_messages?: (MessageRow & { created_at: string })[]; recent_paths?: (PathRow & { created_at: string })[]; statistics?: ConversationStatistics }
+    ConversationRow & {
+      recent_messages?: (MessageRow & { created_at: string })[];
+      recent_paths?: (PathRow & { created_at: string })[];
+      statistics?: ConversationStatistics;
+    }
   >(
     `select ${[...CONVERSATION_FIELDS.map((field) => `c.${field}`), ...included].join(', ')}
      from conversations c where c.account_id = $1 and c.id = $2`,

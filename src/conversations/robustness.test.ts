@@ -24,10 +24,15 @@ describe('concurrent writes', () => {
       t.clock.advance(10);
       const bodies: Json[] = [];
       for (let i = 0; i < 12; i++) {
-        bodies.push(i % 3 === 0 ? { sub_type: 'agent', agent_id: agents[i % 2].id, text: `a${i}` } : { sub_type: 'contact', text: `c${i}` });
+        bodies.push(
+          i % 3 === 0 ? { sub_type: 'agent', agent_id: agents[i % 2].id, text: `a${i}` } : { sub_type: 'contact', text: `c${i}` },
+        );
       }
       const responses = await Promise.all(bodies.map((body) => api.post(`/v2/conversations/${conv.id}/messages`, body)));
-      assert.deepEqual(responses.map((r) => r.status), bodies.map(() => 200));
+      assert.deepEqual(
+        responses.map((r) => r.status),
+        bodies.map(() => 200),
+      );
 
       const { messages, unread, agent_ids } = await f.get(conv.id);
       assert.equal(messages.length, 13);
@@ -68,7 +73,10 @@ describe('concurrent writes', () => {
     assert.equal(ok.length, 1);
     for (const r of results.filter((r) => r.status !== 200)) {
       assert.equal(r.status, 422);
-      assert.deepEqual(r.body.errors.map((e: Json) => [e.path, e.code]), [['ext_id', 'unique']]);
+      assert.deepEqual(
+        r.body.errors.map((e: Json) => [e.path, e.code]),
+        [['ext_id', 'unique']],
+      );
     }
     const { rows } = await t.db.query<{ n: number }>('select count(*) as n from messages where account_id = $1', [account.accountId]);
     assert.equal(rows[0].n, 1);
@@ -102,7 +110,9 @@ describe('arbitrary input', () => {
     fc.constant(null),
     fc.constantFrom('contact', 'agent', 'bot', 'note', 'message', 'text', 'image', 'upload', '2026-01-01T00:00:00Z', 'https://e.com/a.png'),
     fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom('type', 'text', 'html', 'url', 'token', 'sub_type', 'content'), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+    fc.dictionary(fc.constantFrom('type', 'text', 'html', 'url', 'token', 'sub_type', 'content'), fc.string({ maxLength: 10 }), {
+      maxKeys: 3,
+    }),
   );
   const body = (keys: string[]) => fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: 5 });
 
@@ -124,7 +134,11 @@ describe('arbitrary input', () => {
     await fc.assert(
       fc.asyncProperty(body(createKeys), body(messageKeys), fc.array(value, { maxLength: 2 }), async (create, message, imported) => {
         const before = await stored();
-        const created = await api.post('/v2/conversations', { contact_id: contact.id, ...create, ...(imported.length ? { messages: imported } : {}) });
+        const created = await api.post('/v2/conversations', {
+          contact_id: contact.id,
+          ...create,
+          ...(imported.length ? { messages: imported } : {}),
+        });
         const posted = await api.post(`/v2/conversations/${conv.id}/messages`, message);
         assert.ok(created.status < 500 && posted.status < 500, JSON.stringify([create, message, created.body, posted.body]));
         for (const res of [created, posted]) if (res.status !== 200) assert.equal(typeof res.body.code, 'string');

@@ -45,7 +45,15 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
 
   app.get(
     '/conversations/find',
-    route({ operationId: 'findConversationByExtId', summary: 'Find a conversation by ext_id', tags, scope: 'conversations:read', querystring: FindQuery, response: Conversation, errors: [404] }),
+    route({
+      operationId: 'findConversationByExtId',
+      summary: 'Find a conversation by ext_id',
+      tags,
+      scope: 'conversations:read',
+      querystring: FindQuery,
+      response: Conversation,
+      errors: [404],
+    }),
     async (request) => conversations.findConversationByExtId(deps, callerOf(request).accountId, request.query.ext_id),
   );
 
@@ -86,7 +94,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     route({
       operationId: 'assignAgent',
       summary: 'Assign an agent',
-      description: 'Assigning an agent already assigned changes nothing. 422 `agent_not_found`; 422 `invalid_parameters` on a closed conversation.',
+      description:
+        'Assigning an agent already assigned changes nothing. 422 `agent_not_found`; 422 `invalid_parameters` on a closed conversation.',
       tags,
       scope: 'conversations:write',
       params: IdParams,
@@ -166,8 +175,18 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
 
   app.get(
     '/conversations/:id/paths',
-    route({ operationId: 'listPaths', summary: 'List paths, newest first', tags, scope: 'conversations:read', params: IdParams, querystring: PageQuery, response: PathPage, errors: [404] }),
-    async (request) => conversations.listPaths(deps, callerOf(request).accountId, request.params.id, request.query.size, request.query.after),
+    route({
+      operationId: 'listPaths',
+      summary: 'List paths, newest first',
+      tags,
+      scope: 'conversations:read',
+      params: IdParams,
+      querystring: PageQuery,
+      response: PathPage,
+      errors: [404],
+    }),
+    async (request) =>
+      conversations.listPaths(deps, callerOf(request).accountId, request.params.id, request.query.size, request.query.after),
   );
 
   app.post(

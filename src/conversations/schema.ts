@@ -16,9 +16,15 @@ export const Variables = Type.Unsafe<Record<string, string | number | boolean>>(
 export type Variables = Static<typeof Variables>;
 
 const GroupId = Nullable(
-  Type.String({ minLength: 1, maxLength: 64, description: 'Routes it to (makes it visible only to) agents of this group; unknown: 422 group_not_found' }),
+  Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: 'Routes it to (makes it visible only to) agents of this group; unknown: 422 group_not_found',
+  }),
 );
-const ExtId = Nullable(Type.String({ minLength: 1, maxLength: 255, description: "The caller's own id, unique per account, for GET /conversations/find" }));
+const ExtId = Nullable(
+  Type.String({ minLength: 1, maxLength: 255, description: "The caller's own id, unique per account, for GET /conversations/find" }),
+);
 const Tags = Type.Array(Id, { maxItems: 100, description: 'Tag ids (unknown: 422 tag_not_found)' });
 
 /** Message HTML: bounded, so sanitising a request takes a bounded time (docs/behaviour.md §9). */
@@ -43,7 +49,9 @@ export const ImportedMessage = Type.Object(
     sub_type: StringEnum(['contact', 'bot'] as const, { description: 'Imported messages come from a contact or a bot' }),
     content: ImportedContent,
     attachments: Type.Optional(Attachments),
-    created_at: Type.Optional(Type.String({ format: 'date-time', description: 'When it was written (RFC 3339 with a zone); not in the future; missing: now' })),
+    created_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'When it was written (RFC 3339 with a zone); not in the future; missing: now' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -52,13 +60,18 @@ export type ImportedMessage = Static<typeof ImportedMessage>;
 export const CreateConversationBody = Type.Object(
   {
     contact_id: Type.String({ ...Id, description: 'The contact it is with (unknown: 422 contact_not_found)' }),
-    assigned_ids: Type.Optional(Type.Array(Id, { maxItems: 100, description: 'Agents assigned at creation (unknown: 422 agent_not_found)' })),
+    assigned_ids: Type.Optional(
+      Type.Array(Id, { maxItems: 100, description: 'Agents assigned at creation (unknown: 422 agent_not_found)' }),
+    ),
     group_id: Type.Optional(GroupId),
     ext_id: Type.Optional(ExtId),
     variables: Type.Optional(Variables),
     tags: Type.Optional(Tags),
     text: Type.Optional(Type.String({ description: 'Plain text of a single message' })),
-    html: Type.Optional({ ...MessageHtml, description: `HTML of a single message (at most ${MAX_HTML_LENGTH} characters); sanitised to a and br` }),
+    html: Type.Optional({
+      ...MessageHtml,
+      description: `HTML of a single message (at most ${MAX_HTML_LENGTH} characters); sanitised to a and br`,
+    }),
     messages: Type.Optional(Type.Array(ImportedMessage, { minItems: 1, maxItems: 1000, description: 'Messages to import' })),
   },
   { additionalProperties: false },
@@ -96,16 +109,24 @@ export const NewMessageBody = Type.Object(
   {
     sub_type: StringEnum(['contact', 'agent', 'bot'] as const, { description: 'Who writes it' }),
     agent_id: Type.Optional(
-      Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'The writing agent: required for sub_type agent, not allowed otherwise' })),
+      Nullable(
+        Type.String({ minLength: 1, maxLength: 64, description: 'The writing agent: required for sub_type agent, not allowed otherwise' }),
+      ),
     ),
     type: Type.Optional(
-      StringEnum<'message' | 'note'>(['message', 'note'], { default: 'message', description: '`note`: internal, neither asks nor answers' }),
+      StringEnum<'message' | 'note'>(['message', 'note'], {
+        default: 'message',
+        description: '`note`: internal, neither asks nor answers',
+      }),
     ),
     text: Type.Optional(Nullable(Type.String({ description: 'Plain text; text, html or an attachment is required' }))),
     html: Type.Optional(Nullable(MessageHtml)),
     attachments: Type.Optional(Attachments),
     created_at: Type.Optional(
-      Type.String({ format: 'date-time', description: "For importing history: not in the future, not before the conversation's latest message" }),
+      Type.String({
+        format: 'date-time',
+        description: "For importing history: not in the future, not before the conversation's latest message",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -114,7 +135,13 @@ export type NewMessageBody = Static<typeof NewMessageBody>;
 
 export const NewPathBody = Type.Object(
   {
-    url: Type.String({ minLength: 1, maxLength: 2048, pattern: '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+', [PATTERN_MESSAGE]: 'must be an http or https URL with a host', description: 'http(s) URL of the page' }),
+    url: Type.String({
+      minLength: 1,
+      maxLength: 2048,
+      pattern: '^[hH][tT][tT][pP][sS]?://[^/?#\\s]+',
+      [PATTERN_MESSAGE]: 'must be an http or https URL with a host',
+      description: 'http(s) URL of the page',
+    }),
     title: Type.Optional(Nullable(Type.String({ maxLength: 1024, description: 'Title of the page' }))),
   },
   { additionalProperties: false },
@@ -145,7 +172,13 @@ export const GetConversationQuery = Type.Object(
 export const PageQuery = Type.Object(
   {
     size: Type.Integer({ minimum: 1, maximum: 200, default: 50, description: 'Items per page' }),
-    after: Type.Optional(Type.String({ pattern: '^[0-9]{1,18}$', [PATTERN_MESSAGE]: 'must be the `after` of a previous page', description: 'The `after` of the previous page' })),
+    after: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,18}$',
+        [PATTERN_MESSAGE]: 'must be the `after` of a previous page',
+        description: 'The `after` of the previous page',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -170,7 +203,9 @@ export const Message = Type.Object(
         type: Type.String({ description: '`text`, or for event messages the event (`agent_assigned`, `agent_unassigned`)' }),
         text: Nullable(Type.String({ description: 'Plain text (derived from html when only html was given); null for events' })),
         html: Type.Optional(Nullable(Type.String({ description: 'Sanitised HTML, or null' }))),
-        data: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Events: `{agent_id}` of the agent assigned or unassigned' })),
+        data: Type.Optional(
+          Type.Object({}, { additionalProperties: true, description: 'Events: `{agent_id}` of the agent assigned or unassigned' }),
+        ),
       },
       { additionalProperties: false, description: '`{type: "text", text, html}`; events `{type, text: null, data}`' },
     ),

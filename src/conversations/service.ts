@@ -57,7 +57,12 @@ async function requireConversation(db: Queryable, accountId: string, id: string,
  * writers queue on the lock, so each reads the clock after the previous one
  * committed and the rows they store carry times in the order they are stored.
  */
-async function lockConversation(tx: Queryable, deps: ConversationDeps, accountId: string, id: string): Promise<{ conv: ConversationRow; now: Date }> {
+async function lockConversation(
+  tx: Queryable,
+  deps: ConversationDeps,
+  accountId: string,
+  id: string,
+): Promise<{ conv: ConversationRow; now: Date }> {
   const conv = await requireConversation(tx, accountId, id, true);
   return { conv, now: deps.now() };
 }
@@ -86,14 +91,26 @@ export async function findConversationByExtId(deps: ConversationDeps, accountId:
   return repo.toConversation(row);
 }
 
-async function requireCursor(db: Queryable, table: 'messages' | 'paths', accountId: string, conversationId: string, after: string | undefined) {
+async function requireCursor(
+  db: Queryable,
+  table: 'messages' | 'paths',
+  accountId: string,
+  conversationId: string,
+  after: string | undefined,
+) {
   if (after !== undefined && !(await repo.cursorExists(db, table, accountId, conversationId, after))) {
     throw invalidArgument('after', 'cursor', 'is not a cursor of this conversation', 'query');
   }
   return after ?? null;
 }
 
-export async function listMessages(deps: ConversationDeps, accountId: string, id: string, size: number, after?: string): Promise<Page<Message>> {
+export async function listMessages(
+  deps: ConversationDeps,
+  accountId: string,
+  id: string,
+  size: number,
+  after?: string,
+): Promise<Page<Message>> {
   await requireConversation(deps.db, accountId, id);
   return repo.pageMessages(deps.db, accountId, id, size, await requireCursor(deps.db, 'messages', accountId, id, after));
 }
@@ -164,7 +181,13 @@ const judgedLive = (input: MessageInput) => input.type === 'message' && input.su
  * reply state) and returns the row to insert. `offline`: a live contact message
  * no agent was available for.
  */
-function nextMessage(conv: ConversationRow, input: MessageInput, attachments: StoredAttachment[], offline: boolean, now: Date): NewMessageRow {
+function nextMessage(
+  conv: ConversationRow,
+  input: MessageInput,
+  attachments: StoredAttachment[],
+  offline: boolean,
+  now: Date,
+): NewMessageRow {
   const createdAt = input.created_at ?? now;
   const sanitized = input.html === null ? null : sanitizeHtml(input.html);
   const text = input.text ?? sanitized?.text ?? null;
@@ -296,15 +319,22 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
 
 // ---------------------------------------------------------------- messages, paths, rating
 
-export async function addMessage(deps: ConversationDeps, accountId: string, conversationId: string, body: NewMessageBody): Promise<Message> {
+export async function addMessage(
+  deps: ConversationDeps,
+  accountId: string,
+  conversationId: string,
+  body: NewMessageBody,
+): Promise<Message> {
   const subType = body.sub_type;
   const agentId = body.agent_id ?? null;
   if (subType === 'agent' && agentId === null) throw new ApiError(422, 'invalid_parameters', 'agent_id is required for an agent message');
-  if (subType !== 'agent' && agentId !== null) throw new ApiError(422, 'invalid_parameters', `agent_id is only allowed for an agent message, not ${subType}`);
+  if (subType !== 'agent' && agentId !== null)
+    throw new ApiError(422, 'invalid_parameters', `agent_id is only allowed for an agent message, not ${subType}`);
   const text = body.text ?? null;
   const html = body.html ?? null;
   const attachments = body.attachments ?? [];
-  if (text === null && html === null && attachments.length === 0) throw invalidArgument('text', 'required', 'or html or attachments is required');
+  if (text === null && html === null && attachments.length === 0)
+    throw invalidArgument('text', 'required', 'or html or attachments is required');
   const createdAt = body.created_at === undefined ? null : pastTime(body.created_at, 'created_at', deps.now());
 
   return deps.db.transaction(async (tx) => {
@@ -312,7 +342,11 @@ export async function addMessage(deps: ConversationDeps, accountId: string, conv
     if (agentId !== null) await requireReferences(tx, accountId, { agentIds: [agentId] });
     const latestAt = conv.latest_message_at;
     if (createdAt !== null && latestAt !== null && createdAt.getTime() < latestAt.getTime()) {
-      throw invalidArgument('created_at', 'formatMinimum', `must not be earlier than the conversation's latest message (${latestAt.toISOString()})`);
+      throw invalidArgument(
+        'created_at',
+        'formatMinimum',
+        `must not be earlier than the conversation's latest message (${latestAt.toISOString()})`,
+      );
     }
     // A clock stepping back (NTP, another instance) must not store a live message before the latest one.
     const storedAt = latestAt !== null && latestAt.getTime() > now.getTime() ? latestAt : now;
@@ -326,7 +360,9 @@ export async function addMessage(deps: ConversationDeps, accountId: string, conv
       attachmentsPath: 'attachments',
       created_at: createdAt,
     };
-    const offline = judgedLive(input) && !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
+    const offline =
+      judgedLive(input) &&
+      !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
     const row = nextMessage(conv, input, stored, offline, storedAt);
     const [message] = await repo.writeConversation(tx, accountId, conv, false, [row]);

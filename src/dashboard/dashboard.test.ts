@@ -57,7 +57,9 @@ describe('static files', () => {
     assert.match(page.body, /<title>Statistics · chat-service<\/title>/);
     assert.equal((await t.client().get('/dashboard/')).body, page.body);
 
-    const again = await t.client().request({ method: 'GET', url: '/dashboard', headers: { 'if-none-match': `W/"other", ${page.headers.etag}` } });
+    const again = await t
+      .client()
+      .request({ method: 'GET', url: '/dashboard', headers: { 'if-none-match': `W/"other", ${page.headers.etag}` } });
     assert.equal(again.status, 304);
     assert.equal(again.body, '');
     assert.equal(again.headers.etag, page.headers.etag);
@@ -67,7 +69,9 @@ describe('static files', () => {
 
   it('serves every file the page and its modules load, uPlot from the installed package, nothing from elsewhere', async () => {
     const html = (await t.client().get('/dashboard')).body as string;
-    const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((url) => !url.startsWith('#') && url !== 'data:,');
+    const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1])
+      .filter((url) => !url.startsWith('#') && url !== 'data:,');
     assert.deepEqual(referenced.sort(), ['/dashboard/app.js', '/dashboard/dashboard.css', '/dashboard/uplot.css']);
     const types: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
     const seen = new Set<string>();
@@ -140,7 +144,10 @@ function statisticsRequest(view: View): Record<string, unknown> {
     ...(view.agent ? [{ field: 'agent_ids', value: view.agent }] : []),
     ...(view.tag ? [{ field: 'tags', value: view.tag }] : []),
   ];
-  const messageQuery = [...(view.group ? [{ field: 'group_id', value: view.group }] : []), ...(view.agent ? [{ field: 'agent_id', value: view.agent }] : [])];
+  const messageQuery = [
+    ...(view.group ? [{ field: 'group_id', value: view.group }] : []),
+    ...(view.agent ? [{ field: 'agent_id', value: view.agent }] : []),
+  ];
   const entry = (name: string, query: unknown[], aggs: unknown[]) => ({ name, range, ...(query.length ? { query } : {}), aggs });
   const byInterval = [{ type: 'date', interval: view.interval }];
   return {
@@ -156,7 +163,10 @@ function statisticsRequest(view: View): Record<string, unknown> {
     // Replies carry no tags: with a tag filter the page leaves them out.
     ...(view.tag
       ? {}
-      : { first_response: entry('first_response_time', messageQuery, byInterval), response: entry('response_time', messageQuery, byInterval) }),
+      : {
+          first_response: entry('first_response_time', messageQuery, byInterval),
+          response: entry('response_time', messageQuery, byInterval),
+        }),
   };
 }
 
@@ -185,7 +195,10 @@ function expectedTables(answer: Answer, totals: { agents: Record<string, number 
       : null,
     'time-to-close': answer.time_to_close.buckets.map((b) => [b.key, median(b), cell(b.count)]),
     ratings: answer.ratings.buckets.map((b) => [b.key, rating(b, '5'), rating(b, '3'), rating(b, '1'), cell(b.count)]),
-    heatmap: answer.heatmap.buckets.map((day) => [WEEKDAYS[Number(day.key) - 1], ...(day.buckets as Bucket[]).map((hour) => cell(hour.count))]),
+    heatmap: answer.heatmap.buckets.map((day) => [
+      WEEKDAYS[Number(day.key) - 1],
+      ...(day.buckets as Bucket[]).map((hour) => cell(hour.count)),
+    ]),
   };
   const fields = ['nickname', 'completed', 'dropped', 'avgFirstResponse', 'avgResponse', 'avgDuration', 'totalDuration'];
   const agents = totals.agents.filter((agent) => !view.agent || String(agent.userId) === view.agent);
@@ -242,7 +255,12 @@ function watch(p: Page) {
 }
 
 async function newPage(): Promise<Page> {
-  context = await browser.newContext({ timezoneId: BROWSER_ZONE, locale: 'en-US', viewport: { width: 1280, height: 900 }, acceptDownloads: true });
+  context = await browser.newContext({
+    timezoneId: BROWSER_ZONE,
+    locale: 'en-US',
+    viewport: { width: 1280, height: 900 },
+    acceptDownloads: true,
+  });
   const created = await context.newPage();
   watch(created);
   return created;
@@ -267,7 +285,7 @@ async function assertShows(p: Page, view: View): Promise<Answer> {
     const expected = tables[id];
     if (expected === null) {
       assert.equal(await p.$eval(`#panel-${id} tbody`, () => 'table').catch(() => 'none'), 'none', id);
-      assert.match(await p.textContent(`#panel-${id} .panel-status`) ?? '', /Not available with a tag filter/);
+      assert.match((await p.textContent(`#panel-${id} .panel-status`)) ?? '', /Not available with a tag filter/);
     } else {
       assert.deepEqual(await readTable(p, `#panel-${id} table.numbers`), expected, id);
     }
@@ -276,7 +294,9 @@ async function assertShows(p: Page, view: View): Promise<Answer> {
   assert.deepEqual((await readTable(p, '#panel-agents table.numbers')).sort(), agentRows.sort(), 'agents');
 
   const cards = Object.fromEntries(
-    await p.$$eval('#cards li', (items) => items.map((li) => [(li as HTMLElement).dataset.card, (li.querySelector('.value') as HTMLElement).dataset.value])),
+    await p.$$eval('#cards li', (items) =>
+      items.map((li) => [(li as HTMLElement).dataset.card, (li.querySelector('.value') as HTMLElement).dataset.value]),
+    ),
   );
   const good = answer.ratings.buckets.reduce((sum, b) => sum + (b.buckets?.find((r) => r.key === '5')?.count ?? 0), 0);
   assert.deepEqual(cards, {
@@ -287,7 +307,9 @@ async function assertShows(p: Page, view: View): Promise<Answer> {
     time_to_close: median(answer.time_to_close as Bucket),
     rated: cell(answer.ratings.count),
     good: answer.ratings.count > 0 ? String(good / answer.ratings.count) : '',
-    ...Object.fromEntries(['visitors', 'chats', 'completed', 'dropped', 'missed', 'offline'].map((field) => [field, String(totals.body.overview[field])])),
+    ...Object.fromEntries(
+      ['visitors', 'chats', 'completed', 'dropped', 'missed', 'offline'].map((field) => [field, String(totals.body.overview[field])]),
+    ),
   });
   return answer;
 }
@@ -369,17 +391,27 @@ describe(`in Chromium (${engine})`, () => {
     assert.equal(new URL(calls[0].url).searchParams.get('timezone'), BROWSER_ZONE);
     assert.equal(totalsCalls(since).length, 1);
     const paths = requests.slice(since).map((r) => new URL(r.url).pathname);
-    assert.deepEqual(paths.filter((p) => p.startsWith('/v2/') || p.startsWith('/stats/')).sort(), ['/stats/totals', '/v2/groups', '/v2/statistics', '/v2/tags']);
+    assert.deepEqual(paths.filter((p) => p.startsWith('/v2/') || p.startsWith('/stats/')).sort(), [
+      '/stats/totals',
+      '/v2/groups',
+      '/v2/statistics',
+      '/v2/tags',
+    ]);
 
     // The view is in the URL; the token only in this tab's session storage, and never in a URL.
     assert.deepEqual(await hashOf(page), { range: '30d', tz: BROWSER_ZONE, interval: 'day' });
     assert.equal(await page.evaluate(() => sessionStorage.getItem('chat-service.dashboard.token')), readToken);
     assert.equal(await page.evaluate(() => localStorage.length), 0);
     assert.ok(requests.every((r) => !r.url.includes(readToken)));
-    assert.match((await page.textContent('#status')) ?? '', new RegExp(`Updated at .* in [\\d.]+ s: ${view.range.from} to ${view.range.to}, ${BROWSER_ZONE}`));
+    assert.match(
+      (await page.textContent('#status')) ?? '',
+      new RegExp(`Updated at .* in [\\d.]+ s: ${view.range.from} to ${view.range.to}, ${BROWSER_ZONE}`),
+    );
 
     // Times read m:ss or h:mm with their unit.
-    const timeCells = await page.$$eval('#panel-agents tbody td', (cells) => cells.map((c) => [(c as HTMLElement).dataset.value, c.textContent]));
+    const timeCells = await page.$$eval('#panel-agents tbody td', (cells) =>
+      cells.map((c) => [(c as HTMLElement).dataset.value, c.textContent]),
+    );
     const durations = timeCells.filter((_, i) => i % 6 >= 2);
     assert.ok(durations.length > 0);
     for (const [value, text] of durations) assert.equal(text, duration(Number(value)));
@@ -468,7 +500,11 @@ describe(`in Chromium (${engine})`, () => {
     await page.click('#refresh');
     await page.waitForFunction(() => document.getElementById('main')?.dataset.state === 'loading');
     const loading = await page.$$eval('.panel', (panels) =>
-      panels.map((p) => [p.getAttribute('aria-busy'), p.querySelector('.panel-status')?.textContent, (p.querySelector('.csv') as HTMLButtonElement).disabled]),
+      panels.map((p) => [
+        p.getAttribute('aria-busy'),
+        p.querySelector('.panel-status')?.textContent,
+        (p.querySelector('.csv') as HTMLButtonElement).disabled,
+      ]),
     );
     assert.deepEqual(loading, Array(7).fill(['true', 'Loading…', true]));
     assert.equal(await page.textContent('#status'), 'Loading statistics…');
@@ -477,10 +513,17 @@ describe(`in Chromium (${engine})`, () => {
 
     // Ten years by day is more buckets than one statistics response may hold (422); the legacy export still answers.
     const decade = { from: daysEndingToday(BROWSER_ZONE, 3650).from, to: daysEndingToday(BROWSER_ZONE, 1).to };
-    await refreshed(page, () => page.evaluate((hash) => (location.hash = hash), `range=custom&from=${decade.from}&to=${decade.to}&tz=UTC&interval=day`));
+    await refreshed(page, () =>
+      page.evaluate((hash) => (location.hash = hash), `range=custom&from=${decade.from}&to=${decade.to}&tz=UTC&interval=day`),
+    );
     assert.equal(await page.getAttribute('#main', 'data-state'), 'error');
-    const failed = await page.$$eval('.panel.failed', (panels) => panels.map((p) => [p.id, p.querySelector('.panel-status')?.getAttribute('role')]));
-    assert.deepEqual(failed, ['overview', ...PANELS].map((id) => [`panel-${id}`, 'alert']));
+    const failed = await page.$$eval('.panel.failed', (panels) =>
+      panels.map((p) => [p.id, p.querySelector('.panel-status')?.getAttribute('role')]),
+    );
+    assert.deepEqual(
+      failed,
+      ['overview', ...PANELS].map((id) => [`panel-${id}`, 'alert']),
+    );
     assert.match((await page.textContent('#panel-conversations .panel-status')) ?? '', /^Statistics failed: .*10000 buckets/);
     assert.equal(await page.$$eval('#panel-conversations .chart > *', (children) => children.length), 0);
     assert.ok((await readTable(page, '#panel-agents table.numbers')).length > 0);
@@ -495,21 +538,33 @@ describe(`in Chromium (${engine})`, () => {
     assert.equal(await page.getAttribute(header(1), 'aria-sort'), 'descending');
     const column = async (i: number) => (await readTable(page, '#panel-agents table.numbers')).map((row) => row[i]);
     const completed = (await column(1)).map(Number);
-    assert.deepEqual(completed, [...completed].sort((a, b) => b - a));
+    assert.deepEqual(
+      completed,
+      [...completed].sort((a, b) => b - a),
+    );
 
     await page.focus(`${header(3)} button`);
     await page.keyboard.press('Enter');
     assert.equal(await page.getAttribute(header(3), 'aria-sort'), 'descending');
     assert.equal(await page.getAttribute(header(1), 'aria-sort'), 'none');
     const firstResponse = (await column(3)).map(Number);
-    assert.deepEqual(firstResponse, [...firstResponse].sort((a, b) => b - a));
+    assert.deepEqual(
+      firstResponse,
+      [...firstResponse].sort((a, b) => b - a),
+    );
     await page.keyboard.press('Enter');
     assert.equal(await page.getAttribute(header(3), 'aria-sort'), 'ascending');
-    assert.deepEqual((await column(3)).map(Number), [...firstResponse].sort((a, b) => a - b));
+    assert.deepEqual(
+      (await column(3)).map(Number),
+      [...firstResponse].sort((a, b) => a - b),
+    );
 
     await page.click(`${header(0)} button`);
     const names = await column(0);
-    assert.deepEqual(names, [...names].sort((a, b) => a.localeCompare(b)));
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => a.localeCompare(b)),
+    );
   });
 
   it("downloads a view's numbers as CSV, times in seconds", async () => {
@@ -527,13 +582,17 @@ describe(`in Chromium (${engine})`, () => {
       controls.filter((c) => (c as HTMLInputElement).labels?.length !== 1).map((c) => c.id),
     );
     assert.deepEqual(unlabelled, []);
-    const charts = await page.$$eval('.chart', (elements) => elements.map((e) => [e.getAttribute('role') ?? '', e.getAttribute('aria-label') ?? '']));
+    const charts = await page.$$eval('.chart', (elements) =>
+      elements.map((e) => [e.getAttribute('role') ?? '', e.getAttribute('aria-label') ?? '']),
+    );
     assert.equal(charts.length, 4);
     for (const [role, label] of charts) {
       assert.equal(role, 'img');
       assert.match(label, /table that follows/);
     }
-    const captions = await page.$$eval('#views table.numbers', (tables) => tables.map((table) => table.querySelector('caption')?.textContent ?? ''));
+    const captions = await page.$$eval('#views table.numbers', (tables) =>
+      tables.map((table) => table.querySelector('caption')?.textContent ?? ''),
+    );
     assert.equal(captions.length, 6);
     assert.ok(captions.every((caption) => caption.length > 0));
 

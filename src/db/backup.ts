@@ -52,7 +52,8 @@ export async function restorePglite(dataDir: string, file: string): Promise<void
   } catch (error) {
     if (error instanceof DirectoryLockedError || !(error instanceof Error)) throw error;
     // Not a gzipped tarball (the worker's unzip throws) or not a data directory (PGlite refuses to start on it).
-    const reason = (error instanceof PGliteOpenError ? error.reason : error.message) || (error as NodeJS.ErrnoException).code || 'unreadable';
+    const reason =
+      (error instanceof PGliteOpenError ? error.reason : error.message) || (error as NodeJS.ErrnoException).code || 'unreadable';
     throw new BackupError(`${file} is not a backup written by chat-service backup (${reason})`);
   }
 }

@@ -57,7 +57,8 @@ it('reports SQL errors as node-postgres errors and keeps working', async () => {
 
 it('runs a transaction from its first statement to its commit as one transaction', async () => {
   // PGlite sends the begin with the first statement (src/db/pglite-thread.ts): both must still be one transaction.
-  const xactId = (q: { query: typeof t.db.query }) => q.query<{ id: string }>('select pg_current_xact_id()::text as id where $1::int = 1', [1]);
+  const xactId = (q: { query: typeof t.db.query }) =>
+    q.query<{ id: string }>('select pg_current_xact_id()::text as id where $1::int = 1', [1]);
   const ids = await t.db.transaction(async (tx) => [(await xactId(tx)).rows[0].id, (await xactId(tx)).rows[0].id]);
   assert.equal(ids[0], ids[1]);
   const outside = [(await xactId(t.db)).rows[0].id, (await xactId(t.db)).rows[0].id];
@@ -76,7 +77,11 @@ it('reports a failing first statement of a transaction, rolls back and keeps wor
 
 it('runs a statement again with other parameters, and again after it failed (statements are prepared once per connection)', async () => {
   const sql = 'select 10 / $1::int as quotient';
-  for (const [divisor, quotient] of [[2, 5], [5, 2]]) assert.equal((await t.db.query<{ quotient: number }>(sql, [divisor])).rows[0].quotient, quotient);
+  for (const [divisor, quotient] of [
+    [2, 5],
+    [5, 2],
+  ])
+    assert.equal((await t.db.query<{ quotient: number }>(sql, [divisor])).rows[0].quotient, quotient);
   await assert.rejects(t.db.query(sql, [0]), (error: Error & { code?: string }) => error.code === '22012');
   assert.equal((await t.db.query<{ quotient: number }>(sql, [10])).rows[0].quotient, 1);
   const broken = 'select no_such_column from accounts where account_id = $1';
@@ -145,16 +150,28 @@ it('answers statistics and the legacy export with 503 and Retry-After past HEAVY
   ]);
   await occupied;
   const message = `The statistics query did not finish within ${HEAVY_TIMEOUT_MS} ms (HEAVY_QUERY_TIMEOUT_MS): the database is busy or the range too large; retry later or ask for a shorter range`;
-  assert.deepEqual([statistics.status, statistics.headers['retry-after'], statistics.body], [503, '10', { code: 'service_unavailable', message }]);
-  assert.deepEqual([legacy.status, legacy.headers['retry-after'], legacy.body], [503, '10', { success: false, error: { code: 'service_unavailable', message } }]);
-  assert.equal((await t.client(account.token).post('/v2/statistics', { x: { name: 'new_conversation', range: { from: null, to: null } } })).status, 200);
+  assert.deepEqual(
+    [statistics.status, statistics.headers['retry-after'], statistics.body],
+    [503, '10', { code: 'service_unavailable', message }],
+  );
+  assert.deepEqual(
+    [legacy.status, legacy.headers['retry-after'], legacy.body],
+    [503, '10', { success: false, error: { code: 'service_unavailable', message } }],
+  );
+  assert.equal(
+    (await t.client(account.token).post('/v2/statistics', { x: { name: 'new_conversation', range: { from: null, to: null } } })).status,
+    200,
+  );
 });
 
 it('starts on a new database whatever HEAVY_QUERY_TIMEOUT_MS: the statistics refresh after migrations is not a request', async () => {
   const storage = await freshStorage();
   try {
     // 1 ms: shorter than the ANALYZE after the migrations of a new database; a large database meets 30 s the same way.
-    const server = await startServer(loadConfig({ ...storage.env, HOST: '127.0.0.1', PORT: '0', HEAVY_QUERY_TIMEOUT_MS: '1', LOG_LEVEL: 'silent' }), () => undefined);
+    const server = await startServer(
+      loadConfig({ ...storage.env, HOST: '127.0.0.1', PORT: '0', HEAVY_QUERY_TIMEOUT_MS: '1', LOG_LEVEL: 'silent' }),
+      () => undefined,
+    );
     try {
       assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
     } finally {
@@ -175,12 +192,18 @@ it('answers /readyz and /healthz while every connection is busy', async () => {
   assert.deepEqual(order, ['answered', 'connections free']);
 });
 
-it('analyzes PGlite tables changed past autovacuum\'s threshold (PostgreSQL keeps its own autovacuum)', async () => {
+it("analyzes PGlite tables changed past autovacuum's threshold (PostgreSQL keeps its own autovacuum)", async () => {
   const account = await t.account();
-  await t.db.query("insert into tags (account_id, id, name) select $1, 'tg' || g, 'tag ' || g from generate_series(1, 300) g", [account.accountId]);
+  await t.db.query("insert into tags (account_id, id, name) select $1, 'tg' || g, 'tag ' || g from generate_series(1, 300) g", [
+    account.accountId,
+  ]);
   await t.db.query('select pg_stat_force_next_flush()');
   const lastAnalyze = async () =>
-    (await t.db.query<{ at: Date | null }>("select coalesce(last_analyze, last_autoanalyze) as at from pg_stat_user_tables where relname = 'tags'")).rows[0].at;
+    (
+      await t.db.query<{ at: Date | null }>(
+        "select coalesce(last_analyze, last_autoanalyze) as at from pg_stat_user_tables where relname = 'tags'",
+      )
+    ).rows[0].at;
   const before = await lastAnalyze();
   const maintained = await maintainTables(t.db);
   if (t.db.engine === 'pglite') {

@@ -345,7 +345,8 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
     );
     void finished.finally(async () => {
       let broken: Error | undefined;
-      if (client && engine === 'postgres' && timeoutMs !== undefined) await client.query('reset statement_timeout').catch((error) => (broken = error));
+      if (client && engine === 'postgres' && timeoutMs !== undefined)
+        await client.query('reset statement_timeout').catch((error) => (broken = error));
       // A connection that could not be reset is dropped, not reused with a short timeout.
       client?.release(broken);
       release();

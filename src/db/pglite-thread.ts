@@ -16,10 +16,27 @@ const HELD_MESSAGE_TYPES = new Set(['P', 'B', 'D', 'E', 'C'].map((type) => type.
 const QUERY = 'Q'.charCodeAt(0);
 /** A simple-protocol `begin` (how src/db/db.ts opens every transaction). */
 const isBegin = (bytes: Uint8Array) =>
-  bytes[0] === QUERY && bytes.length === 11 && Buffer.from(bytes.buffer, bytes.byteOffset + 5, 5).toString('latin1').toLowerCase() === 'begin';
+  bytes[0] === QUERY &&
+  bytes.length === 11 &&
+  Buffer.from(bytes.buffer, bytes.byteOffset + 5, 5)
+    .toString('latin1')
+    .toLowerCase() === 'begin';
 
 /** What the backend answers to `begin`: CommandComplete "BEGIN", then ReadyForQuery in a transaction. */
-const BEGIN_ANSWER = Buffer.from([...Buffer.from('C'), 0, 0, 0, 10, ...Buffer.from('BEGIN\0'), ...Buffer.from('Z'), 0, 0, 0, 5, ...Buffer.from('T')]);
+const BEGIN_ANSWER = Buffer.from([
+  ...Buffer.from('C'),
+  0,
+  0,
+  0,
+  10,
+  ...Buffer.from('BEGIN\0'),
+  ...Buffer.from('Z'),
+  0,
+  0,
+  0,
+  5,
+  ...Buffer.from('T'),
+]);
 
 interface Waiter {
   resolve: (bytes: Uint8Array) => void;
@@ -55,7 +72,9 @@ export class PGliteThread {
 
   /** `loadDataDir`: a backup to unpack into the (empty) directory before opening it. */
   constructor(dataDir: string, options: { loadDataDir?: Uint8Array } = {}) {
-    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { workerData: { dataDir, loadDataDir: options.loadDataDir } });
+    this.#worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
+      workerData: { dataDir, loadDataDir: options.loadDataDir },
+    });
     this.waitReady = new Promise<void>((resolve, reject) => {
       this.#worker.on('message', (reply: WorkerReply) => {
         if (reply.type === 'ready') resolve();

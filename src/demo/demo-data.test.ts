@@ -154,7 +154,9 @@ describe('demo-data', () => {
     // An account of its own: the other tests compare the shared one with a second fill.
     const live = await t.account();
     await fill(live.accountId);
-    const { rows: [waiting] } = await t.db.query(
+    const {
+      rows: [waiting],
+    } = await t.db.query(
       `select c.id, c.unanswered_since, (select min(a.id) from agents a where a.account_id = c.account_id) as agent_id
        from conversations c where c.account_id = $1 and c.unread > 0 order by c.id limit 1`,
       [live.accountId],
@@ -163,7 +165,9 @@ describe('demo-data', () => {
     const at = new Date(NOW.getTime() + 60_000);
     t.clock.set(at);
     try {
-      const res = await t.client(live.token).post(`/v2/conversations/${waiting.id}/messages`, { sub_type: 'agent', agent_id: waiting.agent_id, text: 'Sorry for the wait' });
+      const res = await t
+        .client(live.token)
+        .post(`/v2/conversations/${waiting.id}/messages`, { sub_type: 'agent', agent_id: waiting.agent_id, text: 'Sorry for the wait' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.is_reply, true);
       assert.equal(res.body.response_time, (at.getTime() - (waiting.unanswered_since as Date).getTime()) / 1000);
@@ -191,7 +195,9 @@ describe('demo-data', () => {
                   and last_message_at >= timestamptz '${NOW.toISOString()}' - interval '${timeout} seconds'
         end)`);
     assert.deepEqual(violations, []);
-    const closes = await rows(`select close_type, count(*) as n from conversations where account_id = $1 and status = 'closed' group by 1 order by 1`);
+    const closes = await rows(
+      `select close_type, count(*) as n from conversations where account_id = $1 and status = 'closed' group by 1 order by 1`,
+    );
     assert.deepEqual(
       closes.map((row) => row.close_type),
       ['agent', 'inactivity'],

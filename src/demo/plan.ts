@@ -16,7 +16,9 @@ const HOUR = 60 * MINUTE;
 /** Relative traffic by local ISO weekday (index 0 = Monday). */
 const WEEKDAY_WEIGHTS = [1.0, 1.05, 1.0, 0.95, 0.85, 0.4, 0.3];
 /** Relative traffic by local hour: quiet nights, a peak mid-morning and mid-afternoon. */
-const HOUR_WEIGHTS = [0.15, 0.1, 0.08, 0.07, 0.07, 0.1, 0.25, 0.6, 1.2, 1.8, 2.0, 1.9, 1.5, 1.7, 1.9, 1.8, 1.5, 1.1, 0.8, 0.65, 0.55, 0.45, 0.35, 0.25];
+const HOUR_WEIGHTS = [
+  0.15, 0.1, 0.08, 0.07, 0.07, 0.1, 0.25, 0.6, 1.2, 1.8, 2.0, 1.9, 1.5, 1.7, 1.9, 1.8, 1.5, 1.1, 0.8, 0.65, 0.55, 0.45, 0.35, 0.25,
+];
 const OFFICE_START_HOUR = 8;
 const OFFICE_END_HOUR = 18;
 
@@ -199,7 +201,12 @@ export function planConversation(random: Random, world: DemoWorld, calendar: Loc
   };
 
   if (random.chance(0.12)) {
-    actions.push({ kind: 'trigger', at: t - delay(random, 30, 0.8, 3, 600), text: random.pick(TRIGGER_TEXTS), triggerId: random.pick(world.botIds) });
+    actions.push({
+      kind: 'trigger',
+      at: t - delay(random, 30, 0.8, 3, 600),
+      text: random.pick(TRIGGER_TEXTS),
+      triggerId: random.pick(world.botIds),
+    });
   }
   contactTurn(offline, true);
 
@@ -209,7 +216,9 @@ export function planConversation(random: Random, world: DemoWorld, calendar: Loc
     // next office hours (long after the inactivity close), and now and then
     // the contact comes back to it.
     if (random.chance(0.25)) return finish();
-    const answerAt = officeHours ? t + delay(random, 30 * 60, 0.8, 5 * 60, 3 * 3600) : nextOfficeStart(calendar, t) + delay(random, 25 * 60, 0.9, 60, 4 * 3600);
+    const answerAt = officeHours
+      ? t + delay(random, 30 * 60, 0.8, 5 * 60, 3 * 3600)
+      : nextOfficeStart(calendar, t) + delay(random, 25 * 60, 0.9, 60, 4 * 3600);
     agentTurn(answerAt - t, false);
     if (!random.chance(0.35)) return finish();
     t += delay(random, 3 * 3600, 1.2, 600, 2 * 86_400);
@@ -232,7 +241,12 @@ export function planConversation(random: Random, world: DemoWorld, calendar: Loc
     if (endedByAgent && random.chance(0.65)) actions.push({ kind: 'close', at: last + delay(random, 60, 1.0, 5, 25 * 60) });
     if (agentTurns > 0 && random.chance(0.2)) {
       const value = ([1, 3, 5] as const)[random.weightedIndex([0.1, 0.2, 0.7])];
-      actions.push({ kind: 'rate', at: last + delay(random, 30, 1.0, 5, 20 * 60), value, text: random.chance(0.4) ? random.pick(RATING_TEXTS) : null });
+      actions.push({
+        kind: 'rate',
+        at: last + delay(random, 30, 1.0, 5, 20 * 60),
+        value,
+        text: random.chance(0.4) ? random.pick(RATING_TEXTS) : null,
+      });
     }
     actions.sort((a, b) => a.at - b.at);
     const domain = random.pick(DOMAINS);
@@ -245,7 +259,9 @@ export function planConversation(random: Random, world: DemoWorld, calendar: Loc
       paths.unshift({ url: `https://${domain}${page}`, title, at: visitedAt });
     }
     const tags = random.chance(0.3) ? [...new Set([random.pick(world.tagIds), random.pick(world.tagIds)])].slice(0, random.int(1, 2)) : [];
-    const variables: PlannedConversation['variables'] = random.chance(0.4) ? { plan: random.pick(PLANS), returning: random.chance(0.5) } : {};
+    const variables: PlannedConversation['variables'] = random.chance(0.4)
+      ? { plan: random.pick(PLANS), returning: random.chance(0.5) }
+      : {};
     return { groupId, tags, variables, paths, actions };
   }
 }

@@ -5,7 +5,13 @@
  * (conversationAfterMessage: flags, status, unread, last message, reply state);
  * assignments, closes and ratings follow the service's rules for them.
  */
-import { conversationAfterAssign, conversationAfterClose, conversationAfterMessage, newConversationState, type StoredMessage } from '../conversations/flags.ts';
+import {
+  conversationAfterAssign,
+  conversationAfterClose,
+  conversationAfterMessage,
+  newConversationState,
+  type StoredMessage,
+} from '../conversations/flags.ts';
 import type { ConversationRow } from '../conversations/repository.ts';
 
 export type Action =
@@ -99,8 +105,13 @@ export function replay(actions: readonly Action[], context: ReplayContext): { co
       createdAt: message.created_at.getTime(),
     });
   };
-  const said = (type: 'message' | 'note', subType: 'contact' | 'agent' | 'bot' | 'trigger', agentId: string | null, action: { at: number; text: string }, offline = false) =>
-    ({ type, sub_type: subType, agent_id: agentId, text: action.text, created_at: new Date(action.at), offline }) as const;
+  const said = (
+    type: 'message' | 'note',
+    subType: 'contact' | 'agent' | 'bot' | 'trigger',
+    agentId: string | null,
+    action: { at: number; text: string },
+    offline = false,
+  ) => ({ type, sub_type: subType, agent_id: agentId, text: action.text, created_at: new Date(action.at), offline }) as const;
   const textContent = (text: string) => JSON.stringify({ type: 'text', text, html: null });
 
   for (const action of actions) {

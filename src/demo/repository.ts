@@ -27,7 +27,14 @@ export async function ensureAgents(db: Queryable, accountId: string, agents: Dem
     `insert into agents (account_id, email, full_name, nickname, role, created_at)
      select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
      on conflict (account_id, lower(email)) where deleted_at is null do nothing`,
-    [accountId, agents.map((a) => a.email), agents.map((a) => a.fullName), agents.map((a) => a.nickname), agents.map((a) => a.role), agents.map((a) => iso(a.createdAt))],
+    [
+      accountId,
+      agents.map((a) => a.email),
+      agents.map((a) => a.fullName),
+      agents.map((a) => a.nickname),
+      agents.map((a) => a.role),
+      agents.map((a) => iso(a.createdAt)),
+    ],
   );
   const { rows } = await db.query<{ id: string; email: string }>(
     'select id, lower(email) as email from agents where account_id = $1 and deleted_at is null and lower(email) = any($2::text[])',
@@ -56,17 +63,19 @@ export async function ensureNamed(
   const missing = names.filter((name) => !ids.has(name));
   for (const name of missing) ids.set(name, newId(prefix[table]));
   if (missing.length > 0) {
-    await db.query(`insert into ${table} (account_id, id, name, created_at) select $1, * from unnest($2::text[], $3::text[], $4::timestamptz[])`, [
-      accountId,
-      missing.map((name) => ids.get(name)),
-      missing,
-      missing.map(() => iso(createdAt)),
-    ]);
+    await db.query(
+      `insert into ${table} (account_id, id, name, created_at) select $1, * from unnest($2::text[], $3::text[], $4::timestamptz[])`,
+      [accountId, missing.map((name) => ids.get(name)), missing, missing.map(() => iso(createdAt))],
+    );
   }
   return ids;
 }
 
-export async function addAgentsToGroups(db: Queryable, accountId: string, memberships: { agentId: string; groupId: string }[]): Promise<void> {
+export async function addAgentsToGroups(
+  db: Queryable,
+  accountId: string,
+  memberships: { agentId: string; groupId: string }[],
+): Promise<void> {
   await db.query(
     `insert into agent_groups (account_id, agent_id, group_id) select $1, * from unnest($2::text[], $3::text[]) on conflict do nothing`,
     [accountId, memberships.map((m) => m.agentId), memberships.map((m) => m.groupId)],

@@ -34,7 +34,24 @@ export interface DemoDataSummary {
 /** Conversations are written once a batch holds this many messages. */
 const MESSAGES_PER_BATCH = 10_000;
 
-const FIRST_NAMES = ['Anna', 'Petr', 'Lucie', 'Tomas', 'Eva', 'Jan', 'Maria', 'David', 'Sara', 'Martin', 'Julia', 'Pavel', 'Lena', 'Adam', 'Nina', 'Oscar'];
+const FIRST_NAMES = [
+  'Anna',
+  'Petr',
+  'Lucie',
+  'Tomas',
+  'Eva',
+  'Jan',
+  'Maria',
+  'David',
+  'Sara',
+  'Martin',
+  'Julia',
+  'Pavel',
+  'Lena',
+  'Adam',
+  'Nina',
+  'Oscar',
+];
 const LAST_NAMES = ['Novak', 'Svoboda', 'Smith', 'Garcia', 'Muller', 'Rossi', 'Dvorak', 'Kowalski', 'Jensen', 'Brown', 'Silva', 'Horak'];
 const GROUPS = [
   { name: 'Sales', weight: 3 },
@@ -61,7 +78,13 @@ async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: nu
       };
     });
     const agentIds = [...(await repo.ensureAgents(tx, accountId, agentInputs)).values()].sort();
-    const groupIds = await repo.ensureNamed(tx, accountId, 'groups', GROUPS.map((g) => g.name), setUpAt);
+    const groupIds = await repo.ensureNamed(
+      tx,
+      accountId,
+      'groups',
+      GROUPS.map((g) => g.name),
+      setUpAt,
+    );
     const tagIds = await repo.ensureNamed(tx, accountId, 'tags', TAG_NAMES, setUpAt);
     const botIds = await repo.ensureNamed(tx, accountId, 'bots', BOT_NAMES, setUpAt);
 

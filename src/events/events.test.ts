@@ -62,7 +62,9 @@ async function openStream(token: string, query = '', headers: Record<string, str
       // A generous bound (the stream polls every 300 ms): a missing event fails with a message instead of hanging.
       const deadline = AbortSignal.timeout(60_000);
       const expired = new Promise<never>((_, reject) =>
-        deadline.addEventListener('abort', () => reject(new Error(`expected ${count} messages, got ${messages.length} within 60 s`)), { once: true }),
+        deadline.addEventListener('abort', () => reject(new Error(`expected ${count} messages, got ${messages.length} within 60 s`)), {
+          once: true,
+        }),
       );
       expired.catch(() => undefined);
       while (messages.length < count) if (!(await Promise.race([read(), expired]))) throw new Error('the stream ended');
@@ -196,7 +198,10 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
       for (const stream of everything) {
         const messages = await stream.next(4);
         assert.deepEqual(idsOf(messages), ids);
-        assert.deepEqual(messages.map((m) => m.event), ['agent.updated', 'agent.updated', 'contact.created', 'agent.updated']);
+        assert.deepEqual(
+          messages.map((m) => m.event),
+          ['agent.updated', 'agent.updated', 'contact.created', 'agent.updated'],
+        );
       }
       for (const stream of contactsOnly) {
         const [message] = await stream.next(1);
@@ -342,7 +347,11 @@ describe('waking streams', { timeout: 300_000 }, () => {
       try {
         // Nothing polls: only the NOTIFY after this commit can wake the streams before the test's 60 s bound.
         const statuses = await produceAgentEvents(quiet, account, 1);
-        for (const stream of streams) assert.deepEqual((await stream.next(1)).map((m) => m.data.data.agent.status), statuses);
+        for (const stream of streams)
+          assert.deepEqual(
+            (await stream.next(1)).map((m) => m.data.data.agent.status),
+            statuses,
+          );
       } finally {
         for (const stream of streams) stream.close();
       }
@@ -380,7 +389,10 @@ describe('reading only what somebody reads', { timeout: 300_000 }, () => {
     const quiet = await startTestApp({ eventSafetyPollMs: 3_600_000 });
     // A second instance whose statements are recorded (its hub and its webhook worker use this Db).
     const statements: string[] = [];
-    const recorded = { ...quiet.db, query: ((sql: string, params?: unknown[]) => (statements.push(sql), quiet.db.query(sql, params))) as Db['query'] };
+    const recorded = {
+      ...quiet.db,
+      query: ((sql: string, params?: unknown[]) => (statements.push(sql), quiet.db.query(sql, params))) as Db['query'],
+    };
     const reader = await buildApp({ ...quiet.deps, db: recorded }, { logger: false });
     const horizonSteps = () => statements.filter((sql) => sql.includes('pg_snapshot_xmin')).length;
     try {
@@ -395,9 +407,15 @@ describe('reading only what somebody reads', { timeout: 300_000 }, () => {
 
       const stream = await openStream(token, '?last_event_id=0', {}, url);
       try {
-        assert.deepEqual((await stream.next(2)).map((m) => m.data.data.agent.status), ['online', 'offline']);
+        assert.deepEqual(
+          (await stream.next(2)).map((m) => m.data.data.agent.status),
+          ['online', 'offline'],
+        );
         const statuses = await produceAgentEvents(quiet, account, 1);
-        assert.deepEqual((await stream.next(1)).map((m) => m.data.data.agent.status), statuses);
+        assert.deepEqual(
+          (await stream.next(1)).map((m) => m.data.data.agent.status),
+          statuses,
+        );
         assert.ok(horizonSteps() > before);
       } finally {
         stream.close();
@@ -418,7 +436,10 @@ describe('revoking the token of an open stream', { timeout: 300_000 }, () => {
       const created = await t.client(account.token).post('/v2/tokens', { name: 'dashboard', scopes: ['events:read'] });
       assert.equal(created.status, 200);
       const kept = await t.token(account, ['events:read']);
-      const revokedStreams = [await openStream(created.body.token, '?last_event_id=0'), await openStream(created.body.token, '?last_event_id=0', {}, secondBase)];
+      const revokedStreams = [
+        await openStream(created.body.token, '?last_event_id=0'),
+        await openStream(created.body.token, '?last_event_id=0', {}, secondBase),
+      ];
       const keptStream = await openStream(kept, '?last_event_id=0');
       try {
         const revoke = await t.client(account.token).delete(`/v2/tokens/${created.body.id}`);

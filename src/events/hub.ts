@@ -77,7 +77,10 @@ export class EventHub {
     this.#polledThrough = this.#horizon.settled;
     this.#safetyTimer = setInterval(() => void this.#safetyPoll(), this.#options.safetyPollMs);
     this.#safetyTimer.unref();
-    this.#tokenTimer = setInterval(() => (this.#checkingTokens ??= this.#checkTokens().finally(() => (this.#checkingTokens = undefined))), TOKEN_CHECK_MS);
+    this.#tokenTimer = setInterval(
+      () => (this.#checkingTokens ??= this.#checkTokens().finally(() => (this.#checkingTokens = undefined))),
+      TOKEN_CHECK_MS,
+    );
     this.#tokenTimer.unref();
   }
 
@@ -228,10 +231,10 @@ export class EventHub {
     const through = this.#horizon.settled;
     if (through <= this.#polledThrough) return;
     try {
-      const { rows } = await this.#db.query<{ account_id: string }>(
-        'select distinct account_id from events where id > $1 and id <= $2',
-        [this.#polledThrough, through],
-      );
+      const { rows } = await this.#db.query<{ account_id: string }>('select distinct account_id from events where id > $1 and id <= $2', [
+        this.#polledThrough,
+        through,
+      ]);
       this.#polledThrough = through;
       this.#wake(rows.map((row) => row.account_id));
     } catch {

@@ -60,7 +60,10 @@ async function readSession(token: string, afterId: number, count: number): Promi
   const events: Received[] = [];
   let buffer = '';
   // A generous bound: a missing event fails with a message instead of hanging.
-  const deadline = setTimeout(() => controller.abort(new Error(`expected ${count} events after ${afterId}, got ${events.length} within 60 s`)), 60_000);
+  const deadline = setTimeout(
+    () => controller.abort(new Error(`expected ${count} events after ${afterId}, got ${events.length} within 60 s`)),
+    60_000,
+  );
   try {
     while (events.length < count) {
       const { value, done } = await reader.read();
@@ -160,12 +163,24 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
 
     const { rows } = await t.db.query<{ id: number }>('select id from events where account_id = $1 order by id', [account.accountId]);
     const outbox = rows.map((row) => row.id);
-    assert.equal(outbox.length, beforeHook + WRITERS * MESSAGES_PER_WRITER + SLOW_TRANSACTIONS, 'one event per message or slow transaction');
-    for (const seen of streamed) assert.deepEqual(seen.map((event) => event.id), outbox, 'each stream reader saw every event once, in id order');
+    assert.equal(
+      outbox.length,
+      beforeHook + WRITERS * MESSAGES_PER_WRITER + SLOW_TRANSACTIONS,
+      'one event per message or slow transaction',
+    );
+    for (const seen of streamed)
+      assert.deepEqual(
+        seen.map((event) => event.id),
+        outbox,
+        'each stream reader saw every event once, in id order',
+      );
 
     // The webhook started after the conversations were opened: it got everything after, once each.
     const afterHook = outbox.slice(beforeHook);
-    assert.deepEqual(receiver.delivered.map((event) => event.id).sort((a, b) => a - b), afterHook);
+    assert.deepEqual(
+      receiver.delivered.map((event) => event.id).sort((a, b) => a - b),
+      afterHook,
+    );
 
     for (const conversation of conversations) {
       const messages = (await f.get(conversation.id)).messages.map((message: Json) => message.id);
@@ -184,7 +199,9 @@ describe('an event id committing after a later one', { skip: engine === 'pglite'
     const account = await t.account();
     const token = await t.token(account, ['events:read']);
     const f = conversationFactory(t, account);
-    const { rows } = await t.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events where account_id = $1', [account.accountId]);
+    const { rows } = await t.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events where account_id = $1', [
+      account.accountId,
+    ]);
     const start = rows[0].id;
 
     let commitSlow!: () => void;
@@ -199,16 +216,16 @@ describe('an event id committing after a later one', { skip: engine === 'pglite'
     });
     await slowTookId;
     const later = await f.contact();
-    const { rows: laterRows } = await t.db.query<{ id: number }>("select id from events where account_id = $1 and data->'contact'->>'id' = $2", [
-      account.accountId,
-      later.id,
-    ]);
+    const { rows: laterRows } = await t.db.query<{ id: number }>(
+      "select id from events where account_id = $1 and data->'contact'->>'id' = $2",
+      [account.accountId, later.id],
+    );
     assert.ok(laterRows[0].id > slowId, 'the later event has the larger id and is committed');
 
     const horizon = new EventHorizon();
     await horizon.advance(t.db);
     await horizon.advance(t.db);
-    assert.ok(horizon.settled < slowId, 'nothing at or above an open transaction\'s id is settled');
+    assert.ok(horizon.settled < slowId, "nothing at or above an open transaction's id is settled");
 
     const firstOfStream = readSession(token, start, 2);
     // Streams poll meanwhile; with the horizon they must not send the later event first.

@@ -75,7 +75,10 @@ describe('event retention', () => {
     assert.equal(loadConfig({}).eventRetentionDays, 30);
     assert.equal(loadConfig({ EVENT_RETENTION_DAYS: '7' }).eventRetentionDays, 7);
     for (const bad of ['0', '-1', '1.5', 'week']) {
-      assert.throws(() => loadConfig({ EVENT_RETENTION_DAYS: bad }), (error: Error) => error instanceof ConfigError && error.message.includes('EVENT_RETENTION_DAYS'));
+      assert.throws(
+        () => loadConfig({ EVENT_RETENTION_DAYS: bad }),
+        (error: Error) => error instanceof ConfigError && error.message.includes('EVENT_RETENTION_DAYS'),
+      );
     }
   });
 
@@ -166,9 +169,11 @@ describe('event retention', () => {
     const ids = await produce(a, 2);
     await age(a, 31);
     const pending = async () =>
-      (await t.db.query<{ event_id: string }>('select event_id from webhook_deliveries where account_id = $1 order by event_id', [a.accountId])).rows.map(
-        (row) => Number(row.event_id),
-      );
+      (
+        await t.db.query<{ event_id: string }>('select event_id from webhook_deliveries where account_id = $1 order by event_id', [
+          a.accountId,
+        ])
+      ).rows.map((row) => Number(row.event_id));
     // Retried for 24 hours each, then given up: no webhook has to deliver them any more.
     await deliverDueWebhooks(t.deps);
     assert.deepEqual(await pending(), ids);
@@ -195,7 +200,10 @@ describe('event retention', () => {
       await age(account, 31);
     }
     const counts = await Promise.all([deleteOldEvents(t.deps), deleteOldEvents(t.deps), deleteOldEvents(t.deps)]);
-    assert.equal(counts.reduce((sum, n) => sum + n, 0), 8);
+    assert.equal(
+      counts.reduce((sum, n) => sum + n, 0),
+      8,
+    );
     for (const account of accounts) assert.deepEqual(await eventIds(account), []);
   });
 });

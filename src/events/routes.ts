@@ -22,7 +22,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: EventH
       operationId: 'streamEvents',
       summary: 'Live event stream',
       description:
-        'The account\'s events as they commit, as Server-Sent Events. Reconnect with `Last-Event-ID` (or `?last_event_id=`) ' +
+        "The account's events as they commit, as Server-Sent Events. Reconnect with `Last-Event-ID` (or `?last_event_id=`) " +
         'to resume exactly after that event; without either, the stream starts with events committed after connecting.',
       tags: ['Events'],
       scope: 'events:read',

@@ -48,12 +48,7 @@ function parseTypes(list: string): ReadonlySet<string> {
   const types = list.split(',').map((type) => type.trim());
   const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown !== undefined) {
-    throw invalidArgument(
-      'types',
-      'enum',
-      `must be a comma-separated list of: ${EVENT_TYPES.join(', ')} (got "${unknown}")`,
-      'query',
-    );
+    throw invalidArgument('types', 'enum', `must be a comma-separated list of: ${EVENT_TYPES.join(', ')} (got "${unknown}")`, 'query');
   }
   return new Set(types);
 }

@@ -11,7 +11,11 @@ const Health = Type.Object(
 );
 
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  app.get('/healthz', route({ operationId: 'getLiveness', summary: 'The process is alive', tags, response: Health, rateLimited: false }), async () => ({ status: 'ok' as const }));
+  app.get(
+    '/healthz',
+    route({ operationId: 'getLiveness', summary: 'The process is alive', tags, response: Health, rateLimited: false }),
+    async () => ({ status: 'ok' as const }),
+  );
 
   app.get(
     '/readyz',

@@ -79,7 +79,10 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, body]: [number, ErrorPayload] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, { code: 'request_timeout', message: 'The request was not received in time (headers or body too slow); the connection is closed' }]
+      ? [
+          408,
+          { code: 'request_timeout', message: 'The request was not received in time (headers or body too slow); the connection is closed' },
+        ]
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, { code: 'bad_request', message: 'The request headers are too large' }]
         : [400, { code: 'bad_request', message: 'The request is not valid HTTP' }];
@@ -131,7 +134,10 @@ export function installErrorHandling(app: FastifyInstance, knownRoutes: { method
     const allowed = [...new Set(knownRoutes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return sendError(reply, new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+      return sendError(
+        reply,
+        new ApiError(405, 'method_not_allowed', `Method ${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`),
+      );
     }
     return sendError(reply, new ApiError(404, 'not_found', `Route ${request.method} ${path} not found`));
   });

@@ -35,7 +35,12 @@ before(async () => {
   const contact = await created('/v2/contacts', { email: 'fuzz@example.com', identity_id: 'fuzz-identity' });
   const conversation = await created('/v2/conversations', { contact_id: contact.id, text: 'hello', ext_id: 'fuzz-ext' });
   await created(`/v2/conversations/${conversation.id}/paths`, { url: 'https://fuzz.example.com/a' });
-  const upload = await api.request({ method: 'POST', url: '/v2/uploads?file_name=a.txt', payload: 'hi', headers: { 'content-type': 'text/plain' } });
+  const upload = await api.request({
+    method: 'POST',
+    url: '/v2/uploads?file_name=a.txt',
+    payload: 'hi',
+    headers: { 'content-type': 'text/plain' },
+  });
   assert.equal(upload.status, 200);
   const webhook = await created('/v2/webhooks', { url: 'https://93.184.215.14/in' });
   const token = await created('/v2/tokens', { name: 'fuzz', scopes: ['agents:read'] });
@@ -69,7 +74,23 @@ const HOSTILE_STRINGS = [
 ];
 
 const hostileScalar = fc.oneof(
-  fc.constantFrom<unknown>(...HOSTILE_STRINGS, 1e308, -1e308, Infinity, -Infinity, -0, -1, 0.5, 2 ** 53 + 2, Number.MIN_VALUE, true, false, null, [], {}),
+  fc.constantFrom<unknown>(
+    ...HOSTILE_STRINGS,
+    1e308,
+    -1e308,
+    Infinity,
+    -Infinity,
+    -0,
+    -1,
+    0.5,
+    2 ** 53 + 2,
+    Number.MIN_VALUE,
+    true,
+    false,
+    null,
+    [],
+    {},
+  ),
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.double({ noNaN: true }),
   fc.integer(),
@@ -85,7 +106,8 @@ function stringFor(schema: JsonSchema): fc.Arbitrary<unknown> {
   if (schema.format === 'email') byFormat.push(fc.emailAddress());
   if (schema.format === 'uri' || schema.pattern?.includes('[hH][tT]')) byFormat.push(fc.webUrl({ withQueryParameters: true }));
   if (schema.format === 'date-time') byFormat.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
-  if (schema.pattern?.includes('[0-9]{2}-[0-9]{2}')) byFormat.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
+  if (schema.pattern?.includes('[0-9]{2}-[0-9]{2}'))
+    byFormat.push(fc.date({ noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
   if (schema.pattern?.includes('[0-9]{1,18}')) byFormat.push(fc.bigInt({ min: 0n, max: 10n ** 18n - 1n }).map(String));
   return fc.oneof(plain, knownString(), ...byFormat, ...byFormat);
 }
@@ -94,7 +116,10 @@ function numberFor(schema: JsonSchema, integer: boolean): fc.Arbitrary<unknown> 
   const min = schema.minimum ?? -1e6;
   const max = Math.min(schema.maximum ?? 1e6, Number.MAX_SAFE_INTEGER);
   const edges = fc.constantFrom(min, max, min - 1, max + 1, 0, -0);
-  return fc.oneof(integer ? fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31) }) : fc.double({ min, max, noNaN: true }), edges);
+  return fc.oneof(
+    integer ? fc.integer({ min: Math.max(min, -(2 ** 31)), max: Math.min(max, 2 ** 31) }) : fc.double({ min, max, noNaN: true }),
+    edges,
+  );
 }
 
 /** A value shaped like `schema`, with a hostile value in place of any part now and then. */
@@ -140,8 +165,14 @@ function objectFor(schema: JsonSchema, depth: number): fc.Arbitrary<unknown> {
   );
   const extra =
     typeof schema.additionalProperties === 'object'
-      ? fc.dictionary(fc.oneof(fc.string({ maxLength: 70 }), knownString()), valueFor(schema.additionalProperties, depth + 1), { maxKeys: 4 })
-      : fc.oneof(fc.constant({}), fc.constant({}), fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }));
+      ? fc.dictionary(fc.oneof(fc.string({ maxLength: 70 }), knownString()), valueFor(schema.additionalProperties, depth + 1), {
+          maxKeys: 4,
+        })
+      : fc.oneof(
+          fc.constant({}),
+          fc.constant({}),
+          fc.dictionary(fc.string({ maxLength: 20 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+        );
   return fc.tuple(extra, record).map(([more, base]) => ({ ...more, ...base }));
 }
 
@@ -154,7 +185,9 @@ function toJsonText(value: unknown): string {
   }
   if (Array.isArray(value)) return `[${value.map(toJsonText).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`).join(',')}}`;
+    return `{${Object.entries(value)
+      .map(([k, v]) => `${JSON.stringify(k)}:${toJsonText(v)}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }
@@ -162,7 +195,21 @@ function toJsonText(value: unknown): string {
 /** A lone surrogate cannot be percent-encoded (URLs are UTF-8): it goes as U+FFFD, as a browser would send it. */
 const encode = (value: string) => encodeURIComponent(value.replace(/\p{Surrogate}/gu, '\ufffd'));
 
-const HOSTILE_IDS = ['..', '%2e%2e', '%00', 'a%00b', '%', '%zz', "1'%20OR%20'1'%3D'1", '1;drop%20table%20agents', 'x'.repeat(300), '%F0%9F%99%82', '0', '-1', '9'.repeat(30)];
+const HOSTILE_IDS = [
+  '..',
+  '%2e%2e',
+  '%00',
+  'a%00b',
+  '%',
+  '%zz',
+  "1'%20OR%20'1'%3D'1",
+  '1;drop%20table%20agents',
+  'x'.repeat(300),
+  '%F0%9F%99%82',
+  '0',
+  '-1',
+  '9'.repeat(30),
+];
 
 const pathId = () =>
   fc.oneof(
@@ -177,7 +224,15 @@ function queryFor(op: Operation): fc.Arbitrary<string> {
     fc.oneof(
       valueFor(schema).map((value) => [`${name}=${encode(typeof value === 'string' ? value : toJsonText(value))}`]),
       fc.array(stringFor(schema), { minLength: 2, maxLength: 3 }).map((values) => values.map((v) => `${name}=${encode(String(v))}`)),
-      fc.constantFrom([`${name}=`], [name], [`${name}[]=a`], [`${name}[a]=1`], [`${name}=${'9'.repeat(5000)}`], [`${name}=%`], [`${name}=%E0%A4%A`]),
+      fc.constantFrom(
+        [`${name}=`],
+        [name],
+        [`${name}[]=a`],
+        [`${name}[a]=1`],
+        [`${name}=${'9'.repeat(5000)}`],
+        [`${name}=%`],
+        [`${name}=%E0%A4%A`],
+      ),
     );
   const declared = op.query.map(({ name, schema }) => fc.option(parameter(name, schema), { freq: 3 }));
   const unknown = fc.option(parameter('zz', {}), { freq: 4 });
@@ -231,7 +286,8 @@ describe('hostile input on every operation', () => {
   it('finds the operations of the OpenAPI document', () => {
     const names = operationsOf(t).map((op) => op.name);
     assert.ok(names.length >= 40, `only ${names.length}`);
-    for (const name of ['POST /v2/conversations', 'GET /v2/events', 'GET /stats/totals', 'POST /v2/statistics']) assert.ok(names.includes(name), name);
+    for (const name of ['POST /v2/conversations', 'GET /v2/events', 'GET /stats/totals', 'POST /v2/statistics'])
+      assert.ok(names.includes(name), name);
   });
 
   it('never answers 5xx; every 4xx is a well-formed error body', async () => {
@@ -267,7 +323,9 @@ describe('what the fuzzing found', () => {
   it('validates a long path id as 422 maxLength instead of the router answering 414', async () => {
     const res = await t.client(account.token).get(`/v2/contacts/${'c'.repeat(300)}`);
     assert.equal(res.status, 422);
-    assert.deepEqual(res.body.errors, [{ path: 'id', code: 'maxLength', message: 'id must NOT have more than 64 characters', location: 'path' }]);
+    assert.deepEqual(res.body.errors, [
+      { path: 'id', code: 'maxLength', message: 'id must NOT have more than 64 characters', location: 'path' },
+    ]);
     const beyond = await t.client(account.token).get(`/v2/contacts/${'c'.repeat(3000)}`);
     assert.equal(beyond.status, 414);
     assert.equal(beyond.body.code, 'bad_request');
@@ -277,7 +335,8 @@ describe('what the fuzzing found', () => {
     const owner = await t.account();
     const api = t.client(owner.token);
     const deep = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
-    const post = (url: string, payload: string) => api.request({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
+    const post = (url: string, payload: string) =>
+      api.request({ method: 'POST', url, payload, headers: { 'content-type': 'application/json' } });
     const bot = await post('/v2/bots', `{"name":"b","trigger":{"conditions":{"x":${deep(5000)}}}}`);
     assert.equal(bot.status, 422);
     assert.deepEqual(bot.body.errors, [

@@ -36,7 +36,9 @@ describe('request errors common to every route', () => {
   });
 
   it('checks the token before parsing: malformed JSON without a token is 401', async () => {
-    const res = await t.client().request({ method: 'POST', url: '/v2/contacts', payload: '{', headers: { 'content-type': 'application/json' } });
+    const res = await t
+      .client()
+      .request({ method: 'POST', url: '/v2/contacts', payload: '{', headers: { 'content-type': 'application/json' } });
     assert.equal(res.status, 401);
   });
 
@@ -49,7 +51,9 @@ describe('request errors common to every route', () => {
 
   it('answers another content type on a JSON route with 415 unsupported_media_type', async () => {
     for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded']) {
-      const res = await t.client(account.token).request({ method: 'POST', url: '/v2/contacts', payload: 'name=Ann', headers: { 'content-type': type } });
+      const res = await t
+        .client(account.token)
+        .request({ method: 'POST', url: '/v2/contacts', payload: 'name=Ann', headers: { 'content-type': type } });
       assert.equal(res.status, 415, type);
       assert.equal(res.body.code, 'unsupported_media_type');
     }
@@ -139,7 +143,9 @@ describe('request ids', () => {
     assert.match(String(notFound.headers['x-request-id']), /^req_/);
     const kept = await t.client(account.token).request({ method: 'GET', url: '/v2/agents', headers: { 'x-request-id': 'trace-7.a:b' } });
     assert.equal(kept.headers['x-request-id'], 'trace-7.a:b');
-    const replaced = await t.client(account.token).request({ method: 'GET', url: '/v2/agents', headers: { 'x-request-id': 'bad id <script>' } });
+    const replaced = await t
+      .client(account.token)
+      .request({ method: 'GET', url: '/v2/agents', headers: { 'x-request-id': 'bad id <script>' } });
     assert.match(String(replaced.headers['x-request-id']), /^req_/);
   });
 });

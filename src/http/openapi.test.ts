@@ -104,7 +104,10 @@ describe('the served OpenAPI document', () => {
 
   it('leaves query parameters with a default optional', () => {
     const parameters = operations().flatMap(({ name, op }) =>
-      ((op.parameters ?? []) as { in: string; name: string; required?: boolean; schema: { default?: unknown } }[]).map((p) => ({ ...p, where: name })),
+      ((op.parameters ?? []) as { in: string; name: string; required?: boolean; schema: { default?: unknown } }[]).map((p) => ({
+        ...p,
+        where: name,
+      })),
     );
     const defaulted = parameters.filter((p) => p.in === 'query' && p.schema.default !== undefined);
     assert.ok(defaulted.some((p) => p.where === 'POST /v2/statistics' && p.name === 'timezone'));
@@ -126,6 +129,9 @@ describe('the served OpenAPI document', () => {
 
   it('documents text/html and messages of a new conversation as exclusive alternatives', () => {
     const schema = doc.paths['/v2/conversations'].post.requestBody.content['application/json'].schema;
-    assert.deepEqual(schema.oneOf, [{ properties: { messages: false } }, { properties: { text: false, html: false }, required: ['messages'] }]);
+    assert.deepEqual(schema.oneOf, [
+      { properties: { messages: false } },
+      { properties: { text: false, html: false }, required: ['messages'] },
+    ]);
   });
 });

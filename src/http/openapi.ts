@@ -21,7 +21,9 @@ const DATA_KEYWORDS = new Set(['example', 'examples', 'default', 'const', 'enum'
 function hoistTitledSchemas(node: unknown, components: Record<string, unknown>): unknown {
   if (Array.isArray(node)) return node.map((item) => hoistTitledSchemas(item, components));
   if (!isObject(node)) return node;
-  const out = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, DATA_KEYWORDS.has(key) ? value : hoistTitledSchemas(value, components)]));
+  const out = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, DATA_KEYWORDS.has(key) ? value : hoistTitledSchemas(value, components)]),
+  );
   if (typeof out.title !== 'string' || !('type' in out || 'properties' in out || 'anyOf' in out || 'oneOf' in out)) return out;
   const name = out.title;
   const existing = components[name];

@@ -72,14 +72,26 @@ describe('the reference page in Chromium', () => {
     const summaries = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.summary));
     await page.getByText('Compute statistics').first().waitFor({ state: 'attached' });
     const text = await page.evaluate(() => document.body.textContent ?? '');
-    assert.deepEqual(summaries.filter((summary) => !text.includes(summary)), []);
+    assert.deepEqual(
+      summaries.filter((summary) => !text.includes(summary)),
+      [],
+    );
 
     // Nothing that sends the document or the visitor to a hosted service.
     const controls = await page.$$eval('button, a', (elements) => elements.map((element) => (element.textContent ?? '').trim()));
-    assert.deepEqual(controls.filter((label) => /ask ai|agent scalar|mcp|deploy|share|open api client|generate sdk/i.test(label)), []);
+    assert.deepEqual(
+      controls.filter((label) => /ask ai|agent scalar|mcp|deploy|share|open api client|generate sdk/i.test(label)),
+      [],
+    );
 
-    assert.ok(requests.some((url) => url.endsWith('/v2/openapi.json')), 'the page loads the document');
-    assert.deepEqual(requests.filter((url) => new URL(url).origin !== base), []);
+    assert.ok(
+      requests.some((url) => url.endsWith('/v2/openapi.json')),
+      'the page loads the document',
+    );
+    assert.deepEqual(
+      requests.filter((url) => new URL(url).origin !== base),
+      [],
+    );
     // The first screen: the reference is tens of thousands of pixels long.
     await screenshot(page, 'reference', false);
   });

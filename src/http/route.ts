@@ -17,7 +17,8 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 };
 
 /** An authenticated route's 429 also comes from the limit on failed authentications (src/auth/failures.ts). */
-const AUTHENTICATED_429 = 'Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After';
+const AUTHENTICATED_429 =
+  'Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After';
 
 const errorResponse = (status: number, authenticated: boolean) => ({
   description: (status === 429 && authenticated ? AUTHENTICATED_429 : ERROR_DESCRIPTIONS[status]) ?? 'Error',
@@ -59,7 +60,8 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   const rateLimited = doc.rateLimited ?? true;
   const statuses = new Set<number>([...(doc.errors ?? []), 500]);
   if (rateLimited) statuses.add(429);
-  const scopes: readonly Scope[] | undefined = doc.scope === undefined ? undefined : typeof doc.scope === 'string' ? [doc.scope] : doc.scope;
+  const scopes: readonly Scope[] | undefined =
+    doc.scope === undefined ? undefined : typeof doc.scope === 'string' ? [doc.scope] : doc.scope;
   if (scopes) {
     statuses.add(401);
     statuses.add(403);

@@ -17,7 +17,10 @@ export const IdParams = Type.Object(
   { additionalProperties: false },
 );
 
-export const OkResponse = Type.Object({ ok: Type.Literal(true, { description: 'Always true: the operation succeeded' }) }, { title: 'ok_response' });
+export const OkResponse = Type.Object(
+  { ok: Type.Literal(true, { description: 'Always true: the operation succeeded' }) },
+  { title: 'ok_response' },
+);
 
 /** ISO-8601 UTC with milliseconds, as every response carries timestamps (docs/behaviour.md §0). */
 export function iso(value: Date | null | undefined): string | null {
@@ -44,7 +47,10 @@ export const PATTERN_MESSAGE = 'x-pattern-message';
  * so a generated client rejects a mix at compile time. The first group's branch also
  * admits none of them. Documentation only: the service enforces the rule with its own message.
  */
-export function exclusiveProperties<T extends TSchema>(schema: T, groups: readonly [readonly string[], ...(readonly string[])[]]): TUnsafe<Static<T>> {
+export function exclusiveProperties<T extends TSchema>(
+  schema: T,
+  groups: readonly [readonly string[], ...(readonly string[])[]],
+): TUnsafe<Static<T>> {
   const others = (group: readonly string[]) => groups.filter((g) => g !== group).flat();
   const branches = groups.map((group, i) => ({
     properties: Object.fromEntries(others(group).map((name) => [name, false])),

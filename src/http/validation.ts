@@ -29,7 +29,10 @@ export function locationOf(validationContext: string | undefined): ErrorLocation
 
 /** `/messages/0/sub_type` -> `messages[0].sub_type` */
 export function toPath(instancePath: string, child?: string): string {
-  const segments = instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) segments.push(child);
   let out = '';
   for (const segment of segments) {
@@ -43,7 +46,11 @@ function describe(error: ErrorObject): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'pattern':
-      return ((error.parentSchema as Record<string, unknown> | undefined)?.[PATTERN_MESSAGE] as string | undefined) ?? error.message ?? 'is invalid';
+      return (
+        ((error.parentSchema as Record<string, unknown> | undefined)?.[PATTERN_MESSAGE] as string | undefined) ??
+        error.message ??
+        'is invalid'
+      );
     case 'enum':
       return `must be one of: ${(params.allowedValues as unknown[]).join(', ')}`;
     case 'const':
@@ -64,15 +71,17 @@ function describe(error: ErrorObject): string {
 export function formatValidationErrors(errors: ErrorObject[], location: ErrorLocation): ErrorItem[] {
   // A failed anyOf/oneOf also reports every branch's failure; keep only the union's own error.
   const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const relevant = errors.filter(
-    (e) => !unions.some((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath}/`)),
-  );
+  const relevant = errors.filter((e) => !unions.some((u) => u !== e && e.schemaPath.startsWith(`${u.schemaPath}/`)));
   const seen = new Set<string>();
   const items: ErrorItem[] = [];
   for (const error of relevant) {
     const params = error.params as Record<string, string>;
     const child =
-      error.keyword === 'required' ? params.missingProperty : error.keyword === 'additionalProperties' ? params.additionalProperty : undefined;
+      error.keyword === 'required'
+        ? params.missingProperty
+        : error.keyword === 'additionalProperties'
+          ? params.additionalProperty
+          : undefined;
     const path = toPath(error.instancePath, child);
     const key = `${path}\u0000${error.keyword}`;
     if (seen.has(key)) continue;
@@ -86,7 +95,12 @@ export function formatValidationErrors(errors: ErrorObject[], location: ErrorLoc
 /** The 422 invalid_arguments listing `items`, summarised by the first. */
 export function invalidArgumentsError(items: ErrorItem[]): ApiError {
   const first = items[0]?.message ?? 'invalid request';
-  return new ApiError(422, 'invalid_arguments', `Invalid arguments: ${first}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`, items);
+  return new ApiError(
+    422,
+    'invalid_arguments',
+    `Invalid arguments: ${first}${items.length > 1 ? ` (and ${items.length - 1} more)` : ''}`,
+    items,
+  );
 }
 
 /** The 422 invalid_arguments for a request part that failed its schema. */

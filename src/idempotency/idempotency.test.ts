@@ -69,7 +69,11 @@ async function post(account: TestAccount, url: string, body: unknown, key?: stri
     method: 'POST',
     url,
     payload: JSON.stringify(body),
-    headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json', ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    headers: {
+      authorization: `Bearer ${account.token}`,
+      'content-type': 'application/json',
+      ...(key === undefined ? {} : { 'idempotency-key': key }),
+    },
   });
   return { status: res.statusCode, body: res.body, headers: res.headers };
 }
@@ -83,7 +87,10 @@ const REUSED = {
   code: 'idempotency_key_reused',
   message: 'This Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
 };
-const IN_USE = { code: 'idempotency_key_in_use', message: 'A request with this Idempotency-Key is still running; retry when it has answered' };
+const IN_USE = {
+  code: 'idempotency_key_in_use',
+  message: 'A request with this Idempotency-Key is still running; retry when it has answered',
+};
 
 describe('Idempotency-Key', () => {
   it('answers a repeated request with the first answer, on any instance, without running it again', async () => {
@@ -188,7 +195,9 @@ describe('Idempotency-Key', () => {
     assert.equal(first.status, 200);
     const again = await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, 'token-key');
     assert.deepEqual([again.status, again.body, again.headers['idempotent-replayed']], [200, first.body, 'true']);
-    const { rows } = await t.db.query<{ row: string }>('select k::text as row from idempotency_keys k where account_id = $1', [account.accountId]);
+    const { rows } = await t.db.query<{ row: string }>('select k::text as row from idempotency_keys k where account_id = $1', [
+      account.accountId,
+    ]);
     assert.equal(rows.length, 1);
     assert.doesNotMatch(rows[0].row, /token-key/);
     assert.equal(rows[0].row.includes(JSON.parse(first.body).token), false);
@@ -269,7 +278,11 @@ describe('Idempotency-Key', () => {
         method: 'POST',
         url: '/v2/uploads?file_name=a.txt',
         payload: `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--${boundary}--\r\n`,
-        headers: { authorization: `Bearer ${account.token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'idempotency-key': 'multi' },
+        headers: {
+          authorization: `Bearer ${account.token}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'idempotency-key': 'multi',
+        },
       });
     const parts = await multipart('one');
     assert.equal(parts.statusCode, 200);

@@ -27,7 +27,9 @@ export function checkKey(raw: string): string {
           : ['pattern', 'must be visible ASCII characters (no spaces)'];
   if (code === null) return raw;
   const message = `Idempotency-Key ${problem}`;
-  throw new ApiError(422, 'invalid_arguments', `Invalid arguments: ${message}`, [{ path: 'Idempotency-Key', code, message, location: 'header' }]);
+  throw new ApiError(422, 'invalid_arguments', `Invalid arguments: ${message}`, [
+    { path: 'Idempotency-Key', code, message, location: 'header' },
+  ]);
 }
 
 /**

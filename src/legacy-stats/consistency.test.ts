@@ -20,7 +20,6 @@ const DAY_MS = 86_400_000;
 const AGENTS = 3;
 const CONTACTS = 4;
 
-
 const step = fc.record({
   from: fc.constantFrom<Said['from']>('contact', 'agent', 'agent', 'bot'),
   agent: fc.integer({ min: 0, max: AGENTS - 1 }),
@@ -40,7 +39,8 @@ const chatSpec = fc
   .map(({ startsAt, contact, greeting, steps, close, closeGap }): ChatSpec => {
     let time = FIRST_DAY + startsAt * 1000;
     const said: Said[] = [];
-    const say = (from: Said['from'], agent?: number) => said.push({ from, ...(from === 'agent' ? { agent } : {}), at: new Date(time).toISOString() });
+    const say = (from: Said['from'], agent?: number) =>
+      said.push({ from, ...(from === 'agent' ? { agent } : {}), at: new Date(time).toISOString() });
     if (greeting) {
       say('bot');
       time += 5000;
@@ -51,16 +51,18 @@ const chatSpec = fc
       say(s.from, s.agent);
     }
     const end: ChatSpec['close'] =
-      close === 'agent' ? { by: 'agent', at: new Date(time + closeGap * 1000).toISOString() } : close === 'inactivity' ? { by: 'inactivity' } : undefined;
+      close === 'agent'
+        ? { by: 'agent', at: new Date(time + closeGap * 1000).toISOString() }
+        : close === 'inactivity'
+          ? { by: 'inactivity' }
+          : undefined;
     return { contact, said, ...(end ? { close: end } : {}) };
   });
 
-const dayRange = fc
-  .record({ start: fc.integer({ min: -2, max: 12 }), days: fc.integer({ min: 1, max: 24 }) })
-  .map(({ start, days }) => ({
-    from: new Date(FIRST_DAY + start * DAY_MS).toISOString().slice(0, 10),
-    to: new Date(FIRST_DAY + (start + days - 1) * DAY_MS).toISOString().slice(0, 10),
-  }));
+const dayRange = fc.record({ start: fc.integer({ min: -2, max: 12 }), days: fc.integer({ min: 1, max: 24 }) }).map(({ start, days }) => ({
+  from: new Date(FIRST_DAY + start * DAY_MS).toISOString().slice(0, 10),
+  to: new Date(FIRST_DAY + (start + days - 1) * DAY_MS).toISOString().slice(0, 10),
+}));
 
 const SUMMED_AGENT_FIELDS = [
   'completed',
@@ -82,7 +84,12 @@ const pick = (record: Counters, fields: string[]) => Object.fromEntries(fields.m
 function sum(records: Counters[], fields: string[]): Counters {
   return Object.fromEntries(fields.map((f) => [f, records.reduce((total, r) => total + r[f], 0)]));
 }
-const unitFree = ({ unitId: _id, unitName: _name, unitLongName: _long, ...rest }: Counters & { unitId?: unknown; unitName?: unknown; unitLongName?: unknown }) => rest;
+const unitFree = ({
+  unitId: _id,
+  unitName: _name,
+  unitLongName: _long,
+  ...rest
+}: Counters & { unitId?: unknown; unitName?: unknown; unitLongName?: unknown }) => rest;
 
 async function world(): Promise<World & { apiKey: string }> {
   const account = await t.account();

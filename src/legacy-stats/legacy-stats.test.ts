@@ -16,7 +16,6 @@ after(() => t.close());
 /** "Now" while building: after every imported time. */
 const NOW = '2024-06-01T12:00:00.000Z';
 
-
 async function world(timezone: string, agents: string[] = [], contacts = 1): Promise<World & { account: TestAccount }> {
   const account = await t.account();
   const res = await t.client(account.token).patch('/v2/account', { timezone });
@@ -75,7 +74,6 @@ describe('apiKey', () => {
     assert.equal(res.body.error.code, 'unauthorized');
   });
 
-
   it('takes the key from the query, a form body or a JSON body', async () => {
     const { account } = await world('UTC');
     const range = { from: '2024-03-01', to: '2024-03-02' };
@@ -99,7 +97,10 @@ describe('bearer token instead of apiKey (extension)', () => {
   const range = { from: '2024-03-01', to: '2024-03-02' };
   const chat = (agent: number, at: string): ChatSpec => ({
     contact: 0,
-    said: [{ from: 'contact', at: `${at}:00Z` }, { from: 'agent', agent, at: `${at}:30Z` }],
+    said: [
+      { from: 'contact', at: `${at}:00Z` },
+      { from: 'agent', agent, at: `${at}:30Z` },
+    ],
     close: { by: 'agent', at: `${at}:59Z` },
   });
   let mine: Awaited<ReturnType<typeof world>>;
@@ -143,17 +144,25 @@ describe('bearer token instead of apiKey (extension)', () => {
     const mineTotals = (await t.client(await t.token(mine.account, ['statistics:read'])).get(`/stats/totals?${query(range)}`)).body;
     const theirTotals = (await t.client(await t.token(theirs.account, ['statistics:read'])).get(`/stats/totals?${query(range)}`)).body;
     assert.equal(mineTotals.overview.completed, 1);
-    assert.deepEqual(mineTotals.agents.map((a: { nickname: string }) => a.nickname), ['Ann']);
+    assert.deepEqual(
+      mineTotals.agents.map((a: { nickname: string }) => a.nickname),
+      ['Ann'],
+    );
     assert.equal(theirTotals.overview.completed, 2);
     assert.deepEqual(theirTotals.agents.map((a: { nickname: string }) => a.nickname).sort(), ['Bob', 'Eve']);
     // A group of the other account filters to nothing rather than revealing anything.
     const theirGroup = (await t.client(theirs.account.token).post('/v2/groups', { name: 'Theirs' })).body.id;
-    const filtered = await t.client(await t.token(mine.account, ['statistics:read'])).get(`/stats/totals?${query({ ...range, group: theirGroup })}`);
+    const filtered = await t
+      .client(await t.token(mine.account, ['statistics:read']))
+      .get(`/stats/totals?${query({ ...range, group: theirGroup })}`);
     assert.equal(filtered.body.overview.channels, 0);
   });
 
   it('answers a token without statistics:read with 403 in the legacy shape', async () => {
-    const token = await t.token(mine.account, SCOPES.filter((scope) => scope !== 'statistics:read'));
+    const token = await t.token(
+      mine.account,
+      SCOPES.filter((scope) => scope !== 'statistics:read'),
+    );
     for (const path of ['totals', 'overview', 'agents']) {
       for (const method of ['GET', 'POST']) {
         const res = await t.client(token).request({ method, url: `/stats/${path}` });
@@ -177,7 +186,9 @@ describe('bearer token instead of apiKey (extension)', () => {
     const expected = await stats('totals', { apiKey: mine.account.apiKey, ...range });
     const theirToken = await t.token(theirs.account, ['statistics:read']);
     for (const authorization of [`Bearer ${theirToken}`, 'Bearer cs_not-a-real-token', 'Basic dXNlcjpwYXNz']) {
-      const res = await t.client().request({ method: 'GET', url: `/stats/totals?${query({ apiKey: mine.account.apiKey, ...range })}`, headers: { authorization } });
+      const res = await t
+        .client()
+        .request({ method: 'GET', url: `/stats/totals?${query({ apiKey: mine.account.apiKey, ...range })}`, headers: { authorization } });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, expected);
     }
@@ -299,7 +310,10 @@ describe('parameters', () => {
     assert.equal(text.status, 415);
     assert.deepEqual(text.body, {
       success: false,
-      error: { code: 'unsupported_media_type', message: 'Unsupported content type; send application/x-www-form-urlencoded or application/json' },
+      error: {
+        code: 'unsupported_media_type',
+        message: 'Unsupported content type; send application/x-www-form-urlencoded or application/json',
+      },
     });
   });
 
@@ -342,8 +356,14 @@ describe('range and units', () => {
       assert.equal(ids[0], '2024-02-11');
       assert.equal(ids.at(-1), '2024-03-11');
       // Only `to`: the 30 days ending there; only `from`: up to today.
-      assert.deepEqual((await stats('totals', { apiKey: account.apiKey, to: '2024-01-31' })).interval, { from: '2024-01-02', to: '2024-01-31' });
-      assert.deepEqual((await stats('totals', { apiKey: account.apiKey, from: '2024-03-01' })).interval, { from: '2024-03-01', to: '2024-03-11' });
+      assert.deepEqual((await stats('totals', { apiKey: account.apiKey, to: '2024-01-31' })).interval, {
+        from: '2024-01-02',
+        to: '2024-01-31',
+      });
+      assert.deepEqual((await stats('totals', { apiKey: account.apiKey, from: '2024-03-01' })).interval, {
+        from: '2024-03-01',
+        to: '2024-03-11',
+      });
     } finally {
       t.clock.reset();
     }
@@ -412,7 +432,12 @@ describe('range and units', () => {
     const w = await world('UTC');
     const on = (at: string): ChatSpec => ({ contact: 0, said: [{ from: 'contact', at }] });
     // Week 2024-W09 is Feb 26 - Mar 3; the range starts on Wednesday Feb 28.
-    await buildChats(t, w, [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')], NOW);
+    await buildChats(
+      t,
+      w,
+      [on('2024-02-27T10:00:00Z'), on('2024-02-28T10:00:00Z'), on('2024-03-03T10:00:00Z'), on('2024-03-06T10:00:00Z')],
+      NOW,
+    );
     const apiKey = w.account.apiKey;
     const weeks = await stats('overview', { apiKey, interval: 'week', from: '2024-02-28', to: '2024-03-05' });
     assert.deepEqual(
@@ -447,36 +472,127 @@ describe('counters', () => {
     groupId = (await w.factory.group()).id;
     specs = [
       // c1: completed under 3 minutes (179.9 s), Ann replies twice.
-      { contact: 0, said: [{ from: 'contact', at: at('09:00:00') }, { from: 'agent', agent: ann, at: at('09:00:20') }, { from: 'contact', at: at('09:01:00') }, { from: 'agent', agent: ann, at: at('09:01:30') }], close: { by: 'agent', at: at('09:02:59.900') } },
+      {
+        contact: 0,
+        said: [
+          { from: 'contact', at: at('09:00:00') },
+          { from: 'agent', agent: ann, at: at('09:00:20') },
+          { from: 'contact', at: at('09:01:00') },
+          { from: 'agent', agent: ann, at: at('09:01:30') },
+        ],
+        close: { by: 'agent', at: at('09:02:59.900') },
+      },
       // c2: completed in 240.7 s (3 to 5 minutes); a bot message; Bob answers first, then Ann.
-      { contact: 1, said: [{ from: 'contact', at: at('10:00:00') }, { from: 'bot', at: at('10:00:05') }, { from: 'agent', agent: bob, at: at('10:00:40') }, { from: 'contact', at: at('10:01:00') }, { from: 'agent', agent: ann, at: at('10:02:00') }], close: { by: 'agent', at: at('10:04:00.700') } },
+      {
+        contact: 1,
+        said: [
+          { from: 'contact', at: at('10:00:00') },
+          { from: 'bot', at: at('10:00:05') },
+          { from: 'agent', agent: bob, at: at('10:00:40') },
+          { from: 'contact', at: at('10:01:00') },
+          { from: 'agent', agent: ann, at: at('10:02:00') },
+        ],
+        close: { by: 'agent', at: at('10:04:00.700') },
+      },
       // c3: completed in 7 minutes, in a group.
-      { contact: 2, group: 'GROUP', said: [{ from: 'contact', at: at('11:00:00') }, { from: 'agent', agent: ann, at: at('11:01:00') }], close: { by: 'agent', at: at('11:07:00') } },
+      {
+        contact: 2,
+        group: 'GROUP',
+        said: [
+          { from: 'contact', at: at('11:00:00') },
+          { from: 'agent', agent: ann, at: at('11:01:00') },
+        ],
+        close: { by: 'agent', at: at('11:07:00') },
+      },
       // c4: completed in exactly 10 minutes.
-      { contact: 3, said: [{ from: 'contact', at: at('12:00:00') }, { from: 'agent', agent: bob, at: at('12:00:10') }], close: { by: 'agent', at: at('12:10:00') } },
+      {
+        contact: 3,
+        said: [
+          { from: 'contact', at: at('12:00:00') },
+          { from: 'agent', agent: bob, at: at('12:00:10') },
+        ],
+        close: { by: 'agent', at: at('12:10:00') },
+      },
       // c5: closed by an agent with the last contact message unanswered: neither completed nor dropped.
-      { contact: 4, said: [{ from: 'contact', at: at('13:00:00') }, { from: 'agent', agent: ann, at: at('13:00:30') }, { from: 'contact', at: at('13:01:00') }], close: { by: 'agent', at: at('13:05:00') } },
+      {
+        contact: 4,
+        said: [
+          { from: 'contact', at: at('13:00:00') },
+          { from: 'agent', agent: ann, at: at('13:00:30') },
+          { from: 'contact', at: at('13:01:00') },
+        ],
+        close: { by: 'agent', at: at('13:05:00') },
+      },
       // c6: dropped, the contact went quiet.
-      { contact: 5, said: [{ from: 'contact', at: at('14:00:00') }, { from: 'agent', agent: bob, at: at('14:00:50') }], close: { by: 'inactivity' } },
+      {
+        contact: 5,
+        said: [
+          { from: 'contact', at: at('14:00:00') },
+          { from: 'agent', agent: bob, at: at('14:00:50') },
+        ],
+        close: { by: 'inactivity' },
+      },
       // c7: dropped, the agent went quiet.
-      { contact: 6, said: [{ from: 'contact', at: at('15:00:00') }, { from: 'agent', agent: ann, at: at('15:01:00') }, { from: 'contact', at: at('15:02:00') }], close: { by: 'inactivity' } },
+      {
+        contact: 6,
+        said: [
+          { from: 'contact', at: at('15:00:00') },
+          { from: 'agent', agent: ann, at: at('15:01:00') },
+          { from: 'contact', at: at('15:02:00') },
+        ],
+        close: { by: 'inactivity' },
+      },
       // c8: missed (closed by inactivity, but no agent ever wrote: not dropped).
       { contact: 7, said: [{ from: 'contact', at: at('16:00:00') }], close: { by: 'inactivity' } },
       // c9: offline (written live while no agent was available), then a bot answered.
-      { contact: 8, said: [{ from: 'contact', at: at('17:00:00'), live: true }, { from: 'bot', at: at('17:00:10'), live: true }] },
+      {
+        contact: 8,
+        said: [
+          { from: 'contact', at: at('17:00:00'), live: true },
+          { from: 'bot', at: at('17:00:10'), live: true },
+        ],
+      },
       // c10: pending, no message.
       { contact: 9, said: [], at: at('18:00:00') },
       // c11: the contact of c1 again; only a bot answered: missed and triggered.
-      { contact: 0, said: [{ from: 'contact', at: at('19:00:00') }, { from: 'bot', at: at('19:00:10') }] },
+      {
+        contact: 0,
+        said: [
+          { from: 'contact', at: at('19:00:00') },
+          { from: 'bot', at: at('19:00:10') },
+        ],
+      },
       // The next day: completed in 20 minutes, in the group.
-      { contact: 10, group: 'GROUP', said: [{ from: 'contact', at: '2024-03-06T09:00:00Z' }, { from: 'agent', agent: ann, at: '2024-03-06T09:00:15Z' }], close: { by: 'agent', at: '2024-03-06T09:20:00Z' } },
+      {
+        contact: 10,
+        group: 'GROUP',
+        said: [
+          { from: 'contact', at: '2024-03-06T09:00:00Z' },
+          { from: 'agent', agent: ann, at: '2024-03-06T09:00:15Z' },
+        ],
+        close: { by: 'agent', at: '2024-03-06T09:20:00Z' },
+      },
     ];
     for (const spec of specs) if (spec.group) spec.group = groupId;
     await buildChats(t, w, specs, NOW);
     // Another tenant's conversation on the same day must not count.
     const other = await world('Europe/Prague', ['Eve']);
     otherApiKey = other.account.apiKey;
-    await buildChats(t, other, [{ contact: 0, said: [{ from: 'contact', at: at('09:30:00') }, { from: 'agent', at: at('09:31:00') }], close: { by: 'agent', at: at('09:35:00') } }], NOW);
+    await buildChats(
+      t,
+      other,
+      [
+        {
+          contact: 0,
+          said: [
+            { from: 'contact', at: at('09:30:00') },
+            { from: 'agent', at: at('09:31:00') },
+          ],
+          close: { by: 'agent', at: at('09:35:00') },
+        },
+      ],
+      NOW,
+    );
   });
 
   it('counts the overview of a day as docs/behaviour.md §7 defines it', async () => {
@@ -556,7 +672,14 @@ describe('counters', () => {
     for (const record of agents.records) {
       const { unitId, unitName: _name, unitLongName: _long, userId, nickname: _nick, ...counters } = record;
       const agent = w.agentIds.indexOf(String(userId));
-      assert.deepEqual(counters, referenceAgent(chats.filter((c) => c.localDay === unitId), agent), `${unitId} ${userId}`);
+      assert.deepEqual(
+        counters,
+        referenceAgent(
+          chats.filter((c) => c.localDay === unitId),
+          agent,
+        ),
+        `${unitId} ${userId}`,
+      );
     }
   });
 
@@ -659,11 +782,18 @@ it('documents the six operations with their parameters and legacy errors in the 
     assert.ok(bodySchema.properties.apiKey && !(bodySchema.required ?? []).includes('apiKey'), path);
     assert.deepEqual(post.security, get.security, path);
     assert.equal(get.responses['403'].content['application/json'].schema.properties.success.enum[0], false, path);
-    assert.equal(get.parameters.some((p: { name: string }) => p.name === 'interval'), path !== '/stats/totals', path);
+    assert.equal(
+      get.parameters.some((p: { name: string }) => p.name === 'interval'),
+      path !== '/stats/totals',
+      path,
+    );
     assert.ok(post.requestBody, path);
     for (const operation of [get, post]) {
       assert.equal(operation.responses['422'], undefined, path);
-      assert.deepEqual(operation.responses['401'].content['application/json'].schema.properties.success, { type: 'boolean', enum: [false] });
+      assert.deepEqual(operation.responses['401'].content['application/json'].schema.properties.success, {
+        type: 'boolean',
+        enum: [false],
+      });
     }
   }
 });

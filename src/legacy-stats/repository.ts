@@ -253,7 +253,7 @@ const CHUNK_MIN_DAYS = 28;
 export function chunkScopes(scope: StatsScope, interval: Interval): StatsScope[] {
   const last = dayOf(scope.to);
   const chunks: StatsScope[] = [];
-  for (let start = dayOf(scope.from); start <= last; ) {
+  for (let start = dayOf(scope.from); start <= last;) {
     let end = nextUnit(unitStartOf(start, interval), interval);
     while (end - start < CHUNK_MIN_DAYS * DAY_MS && end <= last) end = nextUnit(end, interval);
     chunks.push({ ...scope, from: dateOf(start), to: dateOf(Math.min(end - DAY_MS, last)) });

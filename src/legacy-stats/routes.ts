@@ -90,7 +90,9 @@ function legacyRoute<P extends TObject, R extends TSchema>(doc: {
     response: doc.response,
     [doc.in]: doc.parameters,
     // A POST reads the same parameters from a form or a JSON body.
-    ...(doc.in === 'body' ? { documentedBody: { 'application/x-www-form-urlencoded': doc.parameters, 'application/json': doc.parameters } } : {}),
+    ...(doc.in === 'body'
+      ? { documentedBody: { 'application/x-www-form-urlencoded': doc.parameters, 'application/json': doc.parameters } }
+      : {}),
   });
   const statuses = doc.in === 'body' ? [400, 401, 403, 413, 415, 429, 500, 503] : [400, 401, 403, 429, 500, 503];
   const errors = statuses.map((status) => [
@@ -134,7 +136,10 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   async function legacyAccount(request: FastifyRequest, apiKey: unknown): Promise<stats.LegacyAccount> {
     const authorization = request.headers.authorization;
     if (apiKey === undefined && authorization !== undefined) {
-      return stats.accountOfToken(deps, (await authenticateBearer(app.tokenVerifier, authorization, request.ip, LEGACY_BEARER_SCOPES)).accountId);
+      return stats.accountOfToken(
+        deps,
+        (await authenticateBearer(app.tokenVerifier, authorization, request.ip, LEGACY_BEARER_SCOPES)).accountId,
+      );
     }
     // A missing apiKey costs no lookup, and is not counted.
     if (typeof apiKey !== 'string' || apiKey === '') return stats.authenticate(deps, apiKey);

@@ -14,9 +14,11 @@ const Day = (description: string) =>
 
 const commonParameters = {
   // Optional in the schema only: without it, a statistics:read bearer token must authenticate (checked before validation).
-  apiKey: Type.Optional(Type.String({ description: "The account's legacy statistics key; required unless a statistics:read bearer token is sent" })),
-  from: Type.Optional(Day("First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`")),
-  to: Type.Optional(Day("Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today")),
+  apiKey: Type.Optional(
+    Type.String({ description: "The account's legacy statistics key; required unless a statistics:read bearer token is sent" }),
+  ),
+  from: Type.Optional(Day('First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`')),
+  to: Type.Optional(Day('Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today')),
   group: Type.Optional(Type.String({ description: 'Only conversations of this group (group id)' })),
 };
 
@@ -27,7 +29,9 @@ export const TotalsParameters = Type.Object(commonParameters, { additionalProper
 export const IntervalParameters = Type.Object(
   {
     ...commonParameters,
-    interval: Type.Optional(StringEnum(INTERVALS, { description: 'Unit of the records: day (default), week (ISO, Monday first) or month' })),
+    interval: Type.Optional(
+      StringEnum(INTERVALS, { description: 'Unit of the records: day (default), week (ISO, Monday first) or month' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -101,16 +105,22 @@ export const TotalsResponse = Type.Object(
   { success, interval: RangeFields, overview: Overview, agents: Type.Array(AgentEntry) },
   { title: 'legacy_totals_response' },
 );
-export const OverviewResponse = Type.Object({
-  success,
-  interval: RangeFields,
-  records: Type.Record(Type.String(), OverviewRecord, { description: 'One record per unit overlapping the range, keyed by unitId' }),
-}, { title: 'legacy_overview_response' });
-export const AgentsResponse = Type.Object({
-  success,
-  interval: RangeFields,
-  records: Type.Array(AgentRecord, { description: 'One record per agent and unit, by unit then userId' }),
-}, { title: 'legacy_agents_response' });
+export const OverviewResponse = Type.Object(
+  {
+    success,
+    interval: RangeFields,
+    records: Type.Record(Type.String(), OverviewRecord, { description: 'One record per unit overlapping the range, keyed by unitId' }),
+  },
+  { title: 'legacy_overview_response' },
+);
+export const AgentsResponse = Type.Object(
+  {
+    success,
+    interval: RangeFields,
+    records: Type.Array(AgentRecord, { description: 'One record per agent and unit, by unit then userId' }),
+  },
+  { title: 'legacy_agents_response' },
+);
 
 export const LegacyError = Type.Object(
   {

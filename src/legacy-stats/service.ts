@@ -59,7 +59,11 @@ async function resolveRange(deps: StatsDeps, timezone: string, parameters: Param
   return { from, to };
 }
 
-async function scopeOf(deps: StatsDeps, account: LegacyAccount, parameters: Parameters): Promise<{ range: DayRange; scope: repo.StatsScope }> {
+async function scopeOf(
+  deps: StatsDeps,
+  account: LegacyAccount,
+  parameters: Parameters,
+): Promise<{ range: DayRange; scope: repo.StatsScope }> {
   const range = await resolveRange(deps, account.timezone, parameters);
   return {
     range,

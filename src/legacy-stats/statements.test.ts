@@ -16,7 +16,11 @@ describe('legacy export statements', () => {
 
   it('use every parameter they carry and no other: placeholders come from the values, not from a count kept by hand', () => {
     for (const { name, sql, params } of statements) {
-      assert.deepEqual(placeholders(sql), params.map((_, i) => i + 1), name);
+      assert.deepEqual(
+        placeholders(sql),
+        params.map((_, i) => i + 1),
+        name,
+      );
     }
     assert.deepEqual(statements[0].params, ['acc1', 'Europe/Prague', '2024-03-01', '2024-03-31', null]);
     for (const statement of statements.slice(1)) assert.deepEqual(statement.params, [...statements[0].params, statement.name]);
@@ -42,7 +46,9 @@ describe('chunks of a long export', () => {
   it('cuts a year by month into calendar months, the first one cut at the start of the range and joined to the next', () => {
     assert.deepEqual(spans('2024-01-15', '2024-12-10', 'month'), [
       '2024-01-15..2024-02-29',
-      ...['03', '04', '05', '06', '07', '08', '09', '10', '11'].map((m) => `2024-${m}-01..2024-${m}-${new Date(Date.UTC(2024, Number(m), 0)).getUTCDate()}`),
+      ...['03', '04', '05', '06', '07', '08', '09', '10', '11'].map(
+        (m) => `2024-${m}-01..2024-${m}-${new Date(Date.UTC(2024, Number(m), 0)).getUTCDate()}`,
+      ),
       '2024-12-01..2024-12-10',
     ]);
   });

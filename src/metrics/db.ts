@@ -11,18 +11,23 @@ type Lane = 'small' | 'heavy';
  * else of `db` passes through.
  */
 export function measuredDb(db: Db, metrics: Metrics): Db {
-  const measure = (queryable: Queryable, lane: Lane): Queryable['query'] => async (sql, params) => {
-    metrics.dbQueriesInFlight.inc();
-    try {
-      return await timed(metrics.dbQueryDuration, { kind: 'query', lane }, () => queryable.query(sql, params));
-    } finally {
-      metrics.dbQueriesInFlight.dec();
-    }
-  };
+  const measure =
+    (queryable: Queryable, lane: Lane): Queryable['query'] =>
+    async (sql, params) => {
+      metrics.dbQueriesInFlight.inc();
+      try {
+        return await timed(metrics.dbQueryDuration, { kind: 'query', lane }, () => queryable.query(sql, params));
+      } finally {
+        metrics.dbQueriesInFlight.dec();
+      }
+    };
   const view = (target: Db, lane: Lane): Db => ({
     ...target,
     query: measure(target, lane),
-    transaction: (fn) => timed(metrics.dbQueryDuration, { kind: 'transaction', lane }, () => target.transaction((tx) => fn({ ...tx, query: measure(tx, lane) }))),
+    transaction: (fn) =>
+      timed(metrics.dbQueryDuration, { kind: 'transaction', lane }, () =>
+        target.transaction((tx) => fn({ ...tx, query: measure(tx, lane) })),
+      ),
     get heavy() {
       return heavy;
     },
@@ -96,11 +101,17 @@ function registerOutboxGauges(db: Db, metrics: Metrics) {
         this.set(value(await snapshot()));
       },
     });
-  gauge('chat_outbox_pending_deliveries', 'Webhook deliveries queued and not yet delivered or given up, all accounts', (row) => row.pending);
   gauge(
-    'chat_outbox_oldest_pending_seconds',
-    'Age of the oldest webhook delivery still pending (0 when none), all accounts',
-    (row) => Math.max(0, row.oldest_seconds ?? 0),
+    'chat_outbox_pending_deliveries',
+    'Webhook deliveries queued and not yet delivered or given up, all accounts',
+    (row) => row.pending,
   );
-  gauge('chat_outbox_unqueued_events', 'Outbox events the webhook queues have not looked at yet, summed over webhooks', (row) => row.unqueued);
+  gauge('chat_outbox_oldest_pending_seconds', 'Age of the oldest webhook delivery still pending (0 when none), all accounts', (row) =>
+    Math.max(0, row.oldest_seconds ?? 0),
+  );
+  gauge(
+    'chat_outbox_unqueued_events',
+    'Outbox events the webhook queues have not looked at yet, summed over webhooks',
+    (row) => row.unqueued,
+  );
 }

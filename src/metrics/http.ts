@@ -41,7 +41,9 @@ export const metricsRoutes: FastifyPluginAsync<{ metrics: Metrics; token: string
     if (token !== undefined && !bearerMatches(request.headers.authorization, token)) {
       return sendError(
         reply,
-        new ApiError(401, 'unauthorized', 'Send Authorization: Bearer <METRICS_TOKEN>', undefined, { 'WWW-Authenticate': 'Bearer realm="metrics"' }),
+        new ApiError(401, 'unauthorized', 'Send Authorization: Bearer <METRICS_TOKEN>', undefined, {
+          'WWW-Authenticate': 'Bearer realm="metrics"',
+        }),
       );
     }
     const body = await metrics.registry.metrics();
@@ -50,7 +52,10 @@ export const metricsRoutes: FastifyPluginAsync<{ metrics: Metrics; token: string
 };
 
 /** The listener of METRICS_PORT: GET /metrics only, on HOST. */
-export async function startMetricsServer(metrics: Metrics, config: Pick<Config, 'host' | 'metricsPort' | 'metricsToken'>): Promise<FastifyInstance> {
+export async function startMetricsServer(
+  metrics: Metrics,
+  config: Pick<Config, 'host' | 'metricsPort' | 'metricsToken'>,
+): Promise<FastifyInstance> {
   const server = Fastify({ logger: false });
   await server.register(metricsRoutes, { metrics, token: config.metricsToken });
   // Any other path gets the API's error body (error_payload), not Fastify's own.

@@ -30,7 +30,9 @@ function parse(text: string): Sample[] {
     if (line === '' || line.startsWith('# HELP ') || line.startsWith('# TYPE ')) continue;
     const match = SAMPLE.exec(line);
     assert.ok(match, `not a Prometheus sample line: ${line}`);
-    const labels = Object.fromEntries([...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+    const labels = Object.fromEntries(
+      [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+    );
     samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;
@@ -151,7 +153,11 @@ describe('GET /metrics', () => {
       assert.equal(delta(failing, 'chat_webhook_delivery_duration_seconds_count', 'retrying'), 1);
 
       answer = 200;
-      for (let pass = 0; pass < 10 && value(await scrape(), 'chat_outbox_pending_deliveries') > value(before, 'chat_outbox_pending_deliveries'); pass++) {
+      for (
+        let pass = 0;
+        pass < 10 && value(await scrape(), 'chat_outbox_pending_deliveries') > value(before, 'chat_outbox_pending_deliveries');
+        pass++
+      ) {
         t.clock.advance(3600);
         await deliverDueWebhooks(t.deps);
       }

@@ -16,10 +16,9 @@ export async function insertNamed(db: Queryable, kind: NamedResourceKind, accoun
 }
 
 export async function listNamed(db: Queryable, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {
-  const { rows } = await db.query<Row>(
-    `select id, name, created_at from ${kind.plural} where account_id = $1 order by created_at, id`,
-    [accountId],
-  );
+  const { rows } = await db.query<Row>(`select id, name, created_at from ${kind.plural} where account_id = $1 order by created_at, id`, [
+    accountId,
+  ]);
   return rows.map(toRecord);
 }
 

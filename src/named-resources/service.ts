@@ -5,7 +5,12 @@ import * as repo from './repository.ts';
 
 type NamedDeps = Pick<Deps, 'db'>;
 
-export function createNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string, input: CreateNamedResourceBody): Promise<NamedResource> {
+export function createNamed(
+  deps: NamedDeps,
+  kind: NamedResourceKind,
+  accountId: string,
+  input: CreateNamedResourceBody,
+): Promise<NamedResource> {
   return repo.insertNamed(deps.db, kind, accountId, input.name);
 }
 

@@ -34,7 +34,7 @@ const OWN_TOKENS = /\[[^\]]*\]|GGGG|gggg|DDDD|DDDo|DDD|Mo|Qo|do|Wo|GG|gg|zzz|zz|
 
 function ordinal(n: number): string {
   const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 

@@ -74,7 +74,14 @@ export interface Metric {
 const closeSeconds = 'extract(epoch from s.finished_at - s.created_at)';
 
 export const METRICS: Record<MetricName, Metric> = {
-  response_time: { source: 'message', table: 'messages', time: 's.created_at', where: 's.is_reply', value: 's.response_time', aggregate: 'median' },
+  response_time: {
+    source: 'message',
+    table: 'messages',
+    time: 's.created_at',
+    where: 's.is_reply',
+    value: 's.response_time',
+    aggregate: 'median',
+  },
   first_response_time: {
     source: 'message',
     table: 'messages',
@@ -99,7 +106,14 @@ export const METRICS: Record<MetricName, Metric> = {
     value: closeSeconds,
     aggregate: 'sum',
   },
-  new_conversation: { source: 'conversation', table: 'conversations', time: 's.created_at', where: 'true', value: null, aggregate: 'count' },
+  new_conversation: {
+    source: 'conversation',
+    table: 'conversations',
+    time: 's.created_at',
+    where: 'true',
+    value: null,
+    aggregate: 'count',
+  },
   closed_conversation: {
     source: 'conversation',
     table: 'conversations',

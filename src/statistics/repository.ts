@@ -71,7 +71,10 @@ function levelKey(
   switch (level.interval) {
     case 'day_of_week':
       // Represented by that weekday in the week of Monday 2024-01-01 (docs/behaviour.md §6).
-      return { rowKey: 'extract(isodow from b.local_at)', render: (key) => wall(`timestamp '2023-12-31' + ${key}::int * interval '1 day'`) };
+      return {
+        rowKey: 'extract(isodow from b.local_at)',
+        render: (key) => wall(`timestamp '2023-12-31' + ${key}::int * interval '1 day'`),
+      };
     case 'hour_of_day':
       return { rowKey: 'extract(hour from b.local_at)', render: (key) => wall(`timestamp '2024-01-01' + ${key}::int * interval '1 hour'`) };
     default:
@@ -142,10 +145,9 @@ function byRollup(base: string, keys: LevelKey[], valueOf: string, limit: number
  */
 export async function aggregate(db: Queryable, query: AggregateQuery, limit: number): Promise<AggregateRow[]> {
   const { sql, params } = aggregateSql(query, limit);
-  const { rows } = await db.query<{ level: number; k1: string | null; k2: string | null; k3: string | null } & Omit<AggregateRow, 'keys' | 'level'>>(
-    sql,
-    params,
-  );
+  const { rows } = await db.query<
+    { level: number; k1: string | null; k2: string | null; k3: string | null } & Omit<AggregateRow, 'keys' | 'level'>
+  >(sql, params);
   return rows.map((row) => ({
     level: row.level,
     keys: [row.k1, row.k2, row.k3].slice(0, row.level) as string[],

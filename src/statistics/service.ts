@@ -108,7 +108,8 @@ function planEntry(key: string, entry: StatisticsEntry, problems: Problems): Pla
     const path = `${key}.aggs[${i}]`;
     const misplaced = agg.type === 'date' ? (['field'] as const) : (['interval', 'format'] as const);
     for (const member of misplaced) {
-      if (agg[member] !== undefined) problems.add(`${path}.${member}`, 'additionalProperties', `is not allowed in a ${agg.type} aggregation`);
+      if (agg[member] !== undefined)
+        problems.add(`${path}.${member}`, 'additionalProperties', `is not allowed in a ${agg.type} aggregation`);
     }
     if (agg.type === 'date') {
       if (agg.interval === undefined) problems.add(`${path}.interval`, 'required', 'is required');

@@ -133,8 +133,30 @@ interface StatObject {
 // The reference shares only the metric names with the service, not how they are computed.
 type Metric = MetricName;
 const METRICS = METRIC_NAMES;
-const MESSAGE_FIELDS = ['trigger_id', 'agent_id', 'is_reply', 'is_first_reply', 'is_offline', 'is_offline_reply', 'group_id', 'sub_type', 'conversation_id'];
-const CONVERSATION_FIELDS = ['status', 'group_id', 'agent_ids', 'assigned_ids', 'rating_value', 'domain', 'tags', 'channel', 'close_type', 'is_offline', 'contact_id'];
+const MESSAGE_FIELDS = [
+  'trigger_id',
+  'agent_id',
+  'is_reply',
+  'is_first_reply',
+  'is_offline',
+  'is_offline_reply',
+  'group_id',
+  'sub_type',
+  'conversation_id',
+];
+const CONVERSATION_FIELDS = [
+  'status',
+  'group_id',
+  'agent_ids',
+  'assigned_ids',
+  'rating_value',
+  'domain',
+  'tags',
+  'channel',
+  'close_type',
+  'is_offline',
+  'contact_id',
+];
 const isMessageMetric = (metric: Metric) => metric === 'response_time' || metric === 'first_response_time';
 
 /** The objects a metric reads, with its timestamp and value, from the records the service returned. */
@@ -270,9 +292,12 @@ const chatArb = fc.record({
     fc.integer({ min: -3 * 86_400, max: 3 * 86_400 }),
     fc.integer({ min: -72, max: 72 }).chain((h) => fc.constantFrom(h * 3600, h * 3600 - 1, h * 3600 + 900)),
   ),
-  then: fc.array(fc.record({ by: fc.constantFrom('contact', 'agent', 'agent', 'bot'), gap: fc.integer({ min: 1, max: 7200 }), agent: fc.nat(1) }), {
-    maxLength: 4,
-  }),
+  then: fc.array(
+    fc.record({ by: fc.constantFrom('contact', 'agent', 'agent', 'bot'), gap: fc.integer({ min: 1, max: 7200 }), agent: fc.nat(1) }),
+    {
+      maxLength: 4,
+    },
+  ),
   group: fc.option(fc.nat(1)),
   tags: fc.subarray([0, 1, 2]),
   assigned: fc.subarray([0, 1]),
@@ -282,32 +307,43 @@ const chatArb = fc.record({
 
 const localTime = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 /** A range end, in seconds from the dataset's anchor, read as local or absolute time. */
-const rangeEndArb = fc.option(fc.record({ offset: fc.integer({ min: -4 * 86_400, max: 4 * 86_400 }), absolute: fc.boolean() }), { freq: 3 });
+const rangeEndArb = fc.option(fc.record({ offset: fc.integer({ min: -4 * 86_400, max: 4 * 86_400 }), absolute: fc.boolean() }), {
+  freq: 3,
+});
 
 const entryArb = fc.record({
-    metric: fc.constantFrom(...METRICS),
-    from: rangeEndArb,
-    to: rangeEndArb,
-    filters: fc.array(fc.record({ field: fc.nat(), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }), asArray: fc.boolean() }), {
-      maxLength: 2,
-    }),
-    aggs: fc.array(
-      fc.oneof(
-        fc.record({ type: fc.constant('date' as const), interval: fc.constantFrom<Interval>('day', 'week', 'month', 'year', 'day_of_week', 'hour_of_day') }),
-        fc.record({ type: fc.constant('terms' as const), field: fc.nat() }),
-      ),
-      { maxLength: 3 },
+  metric: fc.constantFrom(...METRICS),
+  from: rangeEndArb,
+  to: rangeEndArb,
+  filters: fc.array(fc.record({ field: fc.nat(), picks: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }), asArray: fc.boolean() }), {
+    maxLength: 2,
+  }),
+  aggs: fc.array(
+    fc.oneof(
+      fc.record({
+        type: fc.constant('date' as const),
+        interval: fc.constantFrom<Interval>('day', 'week', 'month', 'year', 'day_of_week', 'hour_of_day'),
+      }),
+      fc.record({ type: fc.constant('terms' as const), field: fc.nat() }),
     ),
-  });
+    { maxLength: 3 },
+  ),
+});
 
 type EntrySeed = typeof entryArb extends fc.Arbitrary<infer T> ? T : never;
 
 /** Turns generated indices into a request entry naming the dataset's real ids. */
-function entryFrom(seed: EntrySeed, anchor: number, conversations: Json[], ids: { agents: string[]; groups: string[]; tags: string[] }): Entry {
+function entryFrom(
+  seed: EntrySeed,
+  anchor: number,
+  conversations: Json[],
+  ids: { agents: string[]; groups: string[]; tags: string[] },
+): Entry {
   const fields = isMessageMetric(seed.metric) ? MESSAGE_FIELDS : CONVERSATION_FIELDS;
   const pool = (field: string): unknown[] => {
     const seen = objectsOf(seed.metric, conversations).flatMap((o) => o.fields[field]);
-    const known = { agent_id: ids.agents, agent_ids: ids.agents, assigned_ids: ids.agents, group_id: ids.groups, tags: ids.tags }[field] ?? [];
+    const known =
+      { agent_id: ids.agents, agent_ids: ids.agents, assigned_ids: ids.agents, group_id: ids.groups, tags: ids.tags }[field] ?? [];
     // A value nothing has, of the field's type.
     const miss = field.startsWith('is_') ? [true, false] : field === 'rating_value' ? [2] : ['no-such-value'];
     return [...new Set([...seen, ...known, ...miss].filter((v) => v !== null && v !== undefined))];
@@ -364,7 +400,8 @@ describe('POST /v2/statistics agrees with a reference implementation', () => {
               assigned: c.assigned,
             };
             if (c.close !== null) spec.close = { by: 'agent', at: new Date(at + c.close * 1000).toISOString() };
-            if (c.rating !== null) spec.rating = { value: c.rating.value as 1 | 3 | 5, at: new Date(at + c.rating.gap * 1000).toISOString() };
+            if (c.rating !== null)
+              spec.rating = { value: c.rating.value as 1 | 3 | 5, at: new Date(at + c.rating.gap * 1000).toISOString() };
             conversations.push(await f.get(await buildChat(t, world, spec)));
           }
           const entries = seeds.map((seed) => entryFrom(seed, anchor, conversations, { agents, groups, tags }));
@@ -377,18 +414,28 @@ describe('POST /v2/statistics agrees with a reference implementation', () => {
             const context = `${zone} ${JSON.stringify(body)}`;
             if (rangeErrors.length > 0) {
               assert.equal(res.status, 422, context);
-              assert.deepEqual(res.body.errors.map((e: Json) => e.path), rangeErrors, context);
+              assert.deepEqual(
+                res.body.errors.map((e: Json) => e.path),
+                rangeErrors,
+                context,
+              );
               continue;
             }
             let total = 0;
             const overLimit = expected.findIndex((e) => (total += (e as { buckets: number }).buckets) > 10_000);
             if (overLimit >= 0) {
               assert.equal(res.status, 422, context);
-              assert.deepEqual(res.body.errors.map((e: Json) => [e.path, e.code]), [[`e${overLimit}.aggs`, 'maxBuckets']], context);
+              assert.deepEqual(
+                res.body.errors.map((e: Json) => [e.path, e.code]),
+                [[`e${overLimit}.aggs`, 'maxBuckets']],
+                context,
+              );
               continue;
             }
             assert.equal(res.status, 200, `${context} -> ${JSON.stringify(res.body)}`);
-            expected.forEach((e, i) => assertClose(res.body[`e${i}`], (e as { result: Json }).result, `${zone} e${i} ${JSON.stringify(entries[i])}`));
+            expected.forEach((e, i) =>
+              assertClose(res.body[`e${i}`], (e as { result: Json }).result, `${zone} e${i} ${JSON.stringify(entries[i])}`),
+            );
           }
         },
       ),
@@ -403,15 +450,26 @@ describe('POST /v2/statistics on arbitrary input', () => {
     const junk = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
     const rangeValue = fc.oneof(
       junk,
-      fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 19)),
-      fc.constantFrom('2024-02-30T00:00:00', '2024-03-31T02:30:00', '2024-01-01T00:00:00+99:99', '0000-01-01T00:00:00', '2024-01-01T00:00:00.5Z'),
+      fc
+        .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 19)),
+      fc.constantFrom(
+        '2024-02-30T00:00:00',
+        '2024-03-31T02:30:00',
+        '2024-01-01T00:00:00+99:99',
+        '0000-01-01T00:00:00',
+        '2024-01-01T00:00:00.5Z',
+      ),
     );
     const field = fc.oneof(fc.constantFrom(...MESSAGE_FIELDS, ...CONVERSATION_FIELDS), fc.string({ maxLength: 8 }));
     const entry = fc.record(
       {
         name: fc.oneof(fc.constantFrom(...METRICS), junk),
         range: fc.oneof(fc.record({ from: rangeValue, to: rangeValue }, { requiredKeys: [] }), junk),
-        query: fc.oneof(fc.array(fc.record({ field, value: fc.oneof(junk, fc.array(junk, { maxLength: 3 })) }, { requiredKeys: [] }), { maxLength: 3 }), junk),
+        query: fc.oneof(
+          fc.array(fc.record({ field, value: fc.oneof(junk, fc.array(junk, { maxLength: 3 })) }, { requiredKeys: [] }), { maxLength: 3 }),
+          junk,
+        ),
         aggs: fc.oneof(
           fc.array(
             fc.record(

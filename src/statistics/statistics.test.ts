@@ -85,7 +85,13 @@ describe('POST /v2/statistics: metrics', () => {
         close: { by: 'agent', at: '2024-05-06T13:00:00Z' },
         rating: { value: 1, at: '2024-05-06T13:00:05Z' },
       },
-      { said: [contactAt('2024-05-07T09:00:00Z'), { from: 'bot', at: '2024-05-07T09:00:01Z' }, { from: 'agent', at: '2024-05-07T09:01:00Z' }] },
+      {
+        said: [
+          contactAt('2024-05-07T09:00:00Z'),
+          { from: 'bot', at: '2024-05-07T09:00:01Z' },
+          { from: 'agent', at: '2024-05-07T09:01:00Z' },
+        ],
+      },
     ];
     for (const spec of specs) await chat(world, spec);
     return account;
@@ -123,7 +129,11 @@ describe('POST /v2/statistics: metrics', () => {
   it('places each metric by its own timestamp', async () => {
     // Created on the 6th, closed and rated on the 7th.
     const { account, world } = await newAccount();
-    await chat(world, { said: [contactAt('2024-05-06T23:00:00Z')], close: { by: 'agent', at: '2024-05-07T01:00:00Z' }, rating: { value: 3, at: '2024-05-07T02:00:00Z' } });
+    await chat(world, {
+      said: [contactAt('2024-05-06T23:00:00Z')],
+      close: { by: 'agent', at: '2024-05-07T01:00:00Z' },
+      rating: { value: 3, at: '2024-05-07T02:00:00Z' },
+    });
     const seventh = { from: '2024-05-07T00:00:00', to: '2024-05-07T23:59:59' };
     const res = await stats(account, {
       created: { name: 'new_conversation', range: seventh },
@@ -146,8 +156,16 @@ describe('POST /v2/statistics: metrics', () => {
     const { account, f, world } = await newAccount();
     const [sales, support] = [await f.group('Sales'), await f.group('Support')];
     const [vip, bug] = [await f.tag('vip'), await f.tag('bug')];
-    await chat(world, { said: [contactAt('2024-05-06T10:00:00Z'), { from: 'agent', at: '2024-05-06T10:00:40Z' }], group: sales.id, tags: [vip.id, bug.id] });
-    await chat(world, { said: [contactAt('2024-05-06T11:00:00Z'), { from: 'agent', at: '2024-05-06T11:00:10Z' }], group: support.id, tags: [bug.id] });
+    await chat(world, {
+      said: [contactAt('2024-05-06T10:00:00Z'), { from: 'agent', at: '2024-05-06T10:00:40Z' }],
+      group: sales.id,
+      tags: [vip.id, bug.id],
+    });
+    await chat(world, {
+      said: [contactAt('2024-05-06T11:00:00Z'), { from: 'agent', at: '2024-05-06T11:00:10Z' }],
+      group: support.id,
+      tags: [bug.id],
+    });
     await chat(world, { said: [contactAt('2024-05-06T12:00:00Z')], close: { by: 'agent', at: '2024-05-06T12:10:00Z' } });
     const entry = (name: string, query: unknown) => ({ name, range: ALL_TIME, query });
     const res = await stats(account, {
@@ -190,9 +208,25 @@ describe('POST /v2/statistics: buckets', () => {
     const [a, b, c] = [await f.tag('a'), await f.tag('b'), await f.tag('c')];
     const group = await f.group();
     const closedAt = (at: string) => ({ by: 'agent' as const, at });
-    await chat(world, { said: [contactAt('2024-05-06T10:00:00Z')], tags: [a.id, b.id], group: group.id, close: closedAt('2024-05-06T10:05:00Z'), rating: { value: 5, at: '2024-05-06T10:06:00Z' } });
-    await chat(world, { said: [contactAt('2024-05-06T11:00:00Z')], tags: [c.id], close: closedAt('2024-05-06T11:15:00Z'), rating: { value: 5, at: '2024-05-06T11:16:00Z' } });
-    await chat(world, { said: [contactAt('2024-05-06T12:00:00Z')], tags: [b.id], close: closedAt('2024-05-06T12:01:00Z'), rating: { value: 1, at: '2024-05-06T12:02:00Z' } });
+    await chat(world, {
+      said: [contactAt('2024-05-06T10:00:00Z')],
+      tags: [a.id, b.id],
+      group: group.id,
+      close: closedAt('2024-05-06T10:05:00Z'),
+      rating: { value: 5, at: '2024-05-06T10:06:00Z' },
+    });
+    await chat(world, {
+      said: [contactAt('2024-05-06T11:00:00Z')],
+      tags: [c.id],
+      close: closedAt('2024-05-06T11:15:00Z'),
+      rating: { value: 5, at: '2024-05-06T11:16:00Z' },
+    });
+    await chat(world, {
+      said: [contactAt('2024-05-06T12:00:00Z')],
+      tags: [b.id],
+      close: closedAt('2024-05-06T12:01:00Z'),
+      rating: { value: 1, at: '2024-05-06T12:02:00Z' },
+    });
     await chat(world, { said: [contactAt('2024-05-06T13:00:00Z'), { from: 'agent', at: '2024-05-06T13:00:05Z' }] });
     const res = await stats(account, {
       tags: { name: 'time_to_close', range: ALL_TIME, aggs: [{ type: 'terms', field: 'tags' }] },
@@ -229,10 +263,26 @@ describe('POST /v2/statistics: buckets', () => {
   it('fills date buckets across the range, with weeks starting on Monday', async () => {
     const account = await conversationsAt(['2024-05-08T10:00:00Z', '2024-05-08T11:00:00Z', '2024-05-13T00:00:00Z']);
     const res = await stats(account, {
-      days: { name: 'new_conversation', range: { from: '2024-05-07T00:00:00', to: '2024-05-10T12:00:00' }, aggs: [{ type: 'date', interval: 'day' }] },
-      weeks: { name: 'new_conversation', range: { from: '2024-05-01T00:00:00', to: '2024-05-20T00:00:00' }, aggs: [{ type: 'date', interval: 'week' }] },
-      months: { name: 'new_conversation', range: { from: '2024-03-15T00:00:00', to: '2024-05-31T23:59:59' }, aggs: [{ type: 'date', interval: 'month' }] },
-      years: { name: 'new_conversation', range: { from: '2023-06-01T00:00:00', to: '2024-06-01T00:00:00' }, aggs: [{ type: 'date', interval: 'year' }] },
+      days: {
+        name: 'new_conversation',
+        range: { from: '2024-05-07T00:00:00', to: '2024-05-10T12:00:00' },
+        aggs: [{ type: 'date', interval: 'day' }],
+      },
+      weeks: {
+        name: 'new_conversation',
+        range: { from: '2024-05-01T00:00:00', to: '2024-05-20T00:00:00' },
+        aggs: [{ type: 'date', interval: 'week' }],
+      },
+      months: {
+        name: 'new_conversation',
+        range: { from: '2024-03-15T00:00:00', to: '2024-05-31T23:59:59' },
+        aggs: [{ type: 'date', interval: 'month' }],
+      },
+      years: {
+        name: 'new_conversation',
+        range: { from: '2023-06-01T00:00:00', to: '2024-06-01T00:00:00' },
+        aggs: [{ type: 'date', interval: 'year' }],
+      },
     });
     assert.equal(res.status, 200);
     assert.deepEqual(summary(res.body.days.buckets), [
@@ -371,25 +421,56 @@ describe('POST /v2/statistics: buckets', () => {
   it('leaves objects with a null terms value out of that level only, at any depth', async () => {
     const { account, f, world } = await newAccount();
     const group = await f.group();
-    for (const [at, groupId] of [['2024-05-06T10:00:00Z', group.id], ['2024-05-06T11:00:00Z', group.id], ['2024-05-07T10:00:00Z', null]] as const) {
+    for (const [at, groupId] of [
+      ['2024-05-06T10:00:00Z', group.id],
+      ['2024-05-06T11:00:00Z', group.id],
+      ['2024-05-07T10:00:00Z', null],
+    ] as const) {
       await chat(world, { said: [contactAt(at)], group: groupId });
     }
     const range = { from: '2024-05-06T00:00:00', to: '2024-05-07T23:59:59' };
     const res = await stats(account, {
-      outer: { name: 'new_conversation', range, aggs: [{ type: 'terms', field: 'group_id' }, { type: 'date', interval: 'day' }] },
-      inner: { name: 'new_conversation', range, aggs: [{ type: 'date', interval: 'day' }, { type: 'terms', field: 'group_id' }] },
+      outer: {
+        name: 'new_conversation',
+        range,
+        aggs: [
+          { type: 'terms', field: 'group_id' },
+          { type: 'date', interval: 'day' },
+        ],
+      },
+      inner: {
+        name: 'new_conversation',
+        range,
+        aggs: [
+          { type: 'date', interval: 'day' },
+          { type: 'terms', field: 'group_id' },
+        ],
+      },
     });
     assert.equal(res.status, 200);
     const { outer, inner } = res.body;
     assert.equal(outer.count, 3);
-    assert.deepEqual(outer.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]), [
-      [group.id, 2, [['2024-05-06', 2, 2], ['2024-05-07', 0, 0]]],
-    ]);
+    assert.deepEqual(
+      outer.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]),
+      [
+        [
+          group.id,
+          2,
+          [
+            ['2024-05-06', 2, 2],
+            ['2024-05-07', 0, 0],
+          ],
+        ],
+      ],
+    );
     assert.equal(inner.count, 3);
-    assert.deepEqual(inner.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]), [
-      ['2024-05-06', 2, [[group.id, 2, 2]]],
-      ['2024-05-07', 1, []],
-    ]);
+    assert.deepEqual(
+      inner.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]),
+      [
+        ['2024-05-06', 2, [[group.id, 2, 2]]],
+        ['2024-05-07', 1, []],
+      ],
+    );
   });
 
   it('counts an object once per combination of nested array-field keys', async () => {
@@ -400,13 +481,34 @@ describe('POST /v2/statistics: buckets', () => {
     await chat(world, { said: [contactAt('2024-05-06T10:00:00Z')], tags: [x.id, y.id], assigned: [0, 1] });
     await chat(world, { said: [contactAt('2024-05-06T11:00:00Z')], tags: [x.id], assigned: [0] });
     const res = await stats(account, {
-      n: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'terms', field: 'tags' }, { type: 'terms', field: 'assigned_ids' }] },
+      n: {
+        name: 'new_conversation',
+        range: ALL_TIME,
+        aggs: [
+          { type: 'terms', field: 'tags' },
+          { type: 'terms', field: 'assigned_ids' },
+        ],
+      },
     });
     assert.equal(res.body.n.count, 2);
     const tree = res.body.n.buckets.map((b: Bucket) => [b.key, b.count, summary(b.buckets!)]);
     assert.deepEqual(tree, [
-      [x.id, 2, [[ann.id, 2, 2], [bob.id, 1, 1]]],
-      [y.id, 1, [[ann.id, 1, 1], [bob.id, 1, 1]].sort((p, q) => (p[0] < q[0] ? -1 : 1))],
+      [
+        x.id,
+        2,
+        [
+          [ann.id, 2, 2],
+          [bob.id, 1, 1],
+        ],
+      ],
+      [
+        y.id,
+        1,
+        [
+          [ann.id, 1, 1],
+          [bob.id, 1, 1],
+        ].sort((p, q) => (p[0] < q[0] ? -1 : 1)),
+      ],
     ]);
   });
 });
@@ -421,7 +523,11 @@ describe('POST /v2/statistics: time zones', () => {
 
   it('splits days at local midnight: 23:59:59 and 00:00:00 land in different days, ranges are inclusive', async () => {
     const account = await conversationsAt(['2024-05-06T21:59:59Z', '2024-05-06T22:00:00Z']); // Prague is UTC+2 in May
-    const day = (from: string, to: string) => ({ name: 'new_conversation', range: { from, to }, aggs: [{ type: 'date', interval: 'day' }] });
+    const day = (from: string, to: string) => ({
+      name: 'new_conversation',
+      range: { from, to },
+      aggs: [{ type: 'date', interval: 'day' }],
+    });
     const res = await stats(
       account,
       {
@@ -494,16 +600,24 @@ describe('POST /v2/statistics: time zones', () => {
     for (const [zone, instants, firstDay] of cases) {
       const next = new Date(Date.parse(`${firstDay}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
       const buckets = await dayBuckets(zone, instants, { from: `${firstDay}T00:00:00`, to: `${next}T23:59:59` });
-      assert.deepEqual(buckets, [
-        [firstDay, 1],
-        [next, 1],
-      ], zone);
+      assert.deepEqual(
+        buckets,
+        [
+          [firstDay, 1],
+          [next, 1],
+        ],
+        zone,
+      );
     }
   });
 
   it('buckets hours in the zone, with 45-minute offsets shifting hour boundaries', async () => {
     const account = await conversationsAt(['2024-05-06T04:14:59Z', '2024-05-06T04:15:00Z']); // 09:59:59 and 10:00 in Kathmandu
-    const res = await stats(account, { h: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'date', interval: 'hour_of_day' }] } }, 'Asia/Kathmandu');
+    const res = await stats(
+      account,
+      { h: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'date', interval: 'hour_of_day' }] } },
+      'Asia/Kathmandu',
+    );
     const hours = summary(res.body.h.buckets).filter(([, count]) => count > 0);
     assert.deepEqual(hours, [
       ['09', 1, 1],
@@ -526,10 +640,15 @@ describe('POST /v2/statistics: time zones', () => {
     // 2024-03-31 02:30 does not exist in Prague: read with the offset before the change (= 01:30Z).
     // 2024-10-27 02:30 happens twice: read with the offset after the change (= 01:30Z, the later one).
     const account = await conversationsAt(['2024-03-31T01:30:00Z', '2024-10-27T00:30:00Z', '2024-10-27T01:30:00Z']);
-    const count = async (from: string) => (await stats(account, { n: { name: 'new_conversation', range: { from, to: from } } }, 'Europe/Prague')).body.n.count;
+    const count = async (from: string) =>
+      (await stats(account, { n: { name: 'new_conversation', range: { from, to: from } } }, 'Europe/Prague')).body.n.count;
     assert.equal(await count('2024-03-31T02:30:00'), 1);
     assert.equal(await count('2024-10-27T02:30:00'), 1);
-    const both = await stats(account, { n: { name: 'new_conversation', range: { from: '2024-10-27T02:00:00', to: '2024-10-27T02:59:59' } } }, 'Europe/Prague');
+    const both = await stats(
+      account,
+      { n: { name: 'new_conversation', range: { from: '2024-10-27T02:00:00', to: '2024-10-27T02:59:59' } } },
+      'Europe/Prague',
+    );
     assert.equal(both.body.n.count, 1, 'the overlap hour range runs from the first 02:00 read as the later one');
   });
 });
@@ -540,7 +659,11 @@ describe('POST /v2/statistics: key formats', () => {
     const res = await stats(
       account,
       {
-        day: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'date', interval: 'day', format: 'dddd, MMMM Do YYYY [at] HH:mm Z' }] },
+        day: {
+          name: 'new_conversation',
+          range: ALL_TIME,
+          aggs: [{ type: 'date', interval: 'day', format: 'dddd, MMMM Do YYYY [at] HH:mm Z' }],
+        },
         week: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'date', interval: 'week' }] },
         week2: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'date', interval: 'week', format: 'GG-[w]W E DDDD X' }] },
         month: { name: 'new_conversation', range: ALL_TIME, aggs: [{ type: 'date', interval: 'month', format: 'MMM YYYY Q Mo' }] },
@@ -577,25 +700,76 @@ describe('POST /v2/statistics: invalid requests', () => {
     ['unknown metric', { x: { name: 'chats', range: ALL_TIME } }, [['x.name', 'enum', 'body']]],
     ['missing range', { x: { name: 'response_time' } }, [['x.range', 'required', 'body']]],
     ['unknown entry member', entry({ size: 3 }), [['x.size', 'additionalProperties', 'body']]],
-    ['range without its format', { x: { name: 'response_time', range: { from: '2024-05-06', to: null } } }, [['x.range.from', 'pattern', 'body']]],
-    ['impossible date', { x: { name: 'response_time', range: { from: '2024-02-30T00:00:00', to: null } } }, [['x.range.from', 'format', 'body']]],
-    ['impossible hour', { x: { name: 'response_time', range: { from: null, to: '2024-02-03T24:00:00' } } }, [['x.range.to', 'format', 'body']]],
-    ['range ending before it starts', { x: { name: 'response_time', range: { from: '2024-05-06T00:00:00', to: '2024-05-05T23:59:59' } } }, [['x.range.to', 'minimum', 'body']]],
-    ['unknown interval', entry({ aggs: [{ type: 'terms', field: 'agent_id' }, { type: 'date', interval: 'decade' }] }), [['x.aggs[1].interval', 'enum', 'body']]],
+    [
+      'range without its format',
+      { x: { name: 'response_time', range: { from: '2024-05-06', to: null } } },
+      [['x.range.from', 'pattern', 'body']],
+    ],
+    [
+      'impossible date',
+      { x: { name: 'response_time', range: { from: '2024-02-30T00:00:00', to: null } } },
+      [['x.range.from', 'format', 'body']],
+    ],
+    [
+      'impossible hour',
+      { x: { name: 'response_time', range: { from: null, to: '2024-02-03T24:00:00' } } },
+      [['x.range.to', 'format', 'body']],
+    ],
+    [
+      'range ending before it starts',
+      { x: { name: 'response_time', range: { from: '2024-05-06T00:00:00', to: '2024-05-05T23:59:59' } } },
+      [['x.range.to', 'minimum', 'body']],
+    ],
+    [
+      'unknown interval',
+      entry({
+        aggs: [
+          { type: 'terms', field: 'agent_id' },
+          { type: 'date', interval: 'decade' },
+        ],
+      }),
+      [['x.aggs[1].interval', 'enum', 'body']],
+    ],
     ['date without interval', entry({ aggs: [{ type: 'date' }] }), [['x.aggs[0].interval', 'required', 'body']]],
     ['terms without field', entry({ aggs: [{ type: 'terms' }] }), [['x.aggs[0].field', 'required', 'body']]],
     ['unknown aggregation type', entry({ aggs: [{ type: 'histogram' }] }), [['x.aggs[0].type', 'enum', 'body']]],
-    ['members of the other aggregation type', entry({ aggs: [{ type: 'terms', field: 'agent_id', interval: 'day' }, { type: 'date', interval: 'day', field: 'agent_id' }] }), [
-      ['x.aggs[0].interval', 'additionalProperties', 'body'],
-      ['x.aggs[1].field', 'additionalProperties', 'body'],
-    ]],
-    ['a conversation field on a message metric', entry({ aggs: [{ type: 'terms', field: 'tags' }] }), [['x.aggs[0].field', 'enum', 'body']]],
-    ['a message field on a conversation metric', { x: { name: 'new_conversation', range: ALL_TIME, query: [{ field: 'sub_type', value: 'agent' }] } }, [['x.query[0].field', 'enum', 'body']]],
+    [
+      'members of the other aggregation type',
+      entry({
+        aggs: [
+          { type: 'terms', field: 'agent_id', interval: 'day' },
+          { type: 'date', interval: 'day', field: 'agent_id' },
+        ],
+      }),
+      [
+        ['x.aggs[0].interval', 'additionalProperties', 'body'],
+        ['x.aggs[1].field', 'additionalProperties', 'body'],
+      ],
+    ],
+    [
+      'a conversation field on a message metric',
+      entry({ aggs: [{ type: 'terms', field: 'tags' }] }),
+      [['x.aggs[0].field', 'enum', 'body']],
+    ],
+    [
+      'a message field on a conversation metric',
+      { x: { name: 'new_conversation', range: ALL_TIME, query: [{ field: 'sub_type', value: 'agent' }] } },
+      [['x.query[0].field', 'enum', 'body']],
+    ],
     ['more than 3 aggs', entry({ aggs: Array(4).fill({ type: 'date', interval: 'day' }) }), [['x.aggs', 'maxItems', 'body']]],
-    ['a filter value of the wrong type', entry({ query: [{ field: 'is_reply', value: 'yes' }, { field: 'agent_id', value: [true] }] }), [
-      ['x.query[0].value', 'type', 'body'],
-      ['x.query[1].value[0]', 'type', 'body'],
-    ]],
+    [
+      'a filter value of the wrong type',
+      entry({
+        query: [
+          { field: 'is_reply', value: 'yes' },
+          { field: 'agent_id', value: [true] },
+        ],
+      }),
+      [
+        ['x.query[0].value', 'type', 'body'],
+        ['x.query[1].value[0]', 'type', 'body'],
+      ],
+    ],
     ['a filter without value', entry({ query: [{ field: 'agent_id' }] }), [['x.query[0].value', 'required', 'body']]],
     ['an unknown time zone', entry({}), [['timezone', 'format', 'query']], 'Mars/Olympus_Mons'],
     ['a POSIX zone spec', entry({}), [['timezone', 'format', 'query']], 'UTC+3'],

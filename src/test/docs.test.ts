@@ -13,7 +13,12 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
-const documents = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const documents = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((entry) => {
@@ -26,7 +31,12 @@ function filesUnder(dir: string): string[] {
 const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, '');
 
 /** GitHub's anchor for a heading. */
-const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replaceAll(' ', '-');
+const anchor = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replaceAll(' ', '-');
 
 describe('documentation', () => {
   it('keeps the README a newcomer can scan (at most 15 KB)', () => {
@@ -34,7 +44,9 @@ describe('documentation', () => {
   });
 
   it('links only to files and headings that exist', () => {
-    const headings = new Map(documents.map((file) => [file, new Set([...prose(read(file)).matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1])))]));
+    const headings = new Map(
+      documents.map((file) => [file, new Set([...prose(read(file)).matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1])))]),
+    );
     const broken: string[] = [];
     for (const file of documents) {
       for (const [, target] of prose(read(file)).matchAll(/\]\(([^)\s]+)\)/g)) {
@@ -42,7 +54,8 @@ describe('documentation', () => {
         const [linked, fragment] = target.split('#');
         const resolved = linked ? path.posix.normalize(path.posix.join(path.posix.dirname(file), linked)) : file;
         if (!existsSync(path.join(root, resolved))) broken.push(`${file}: ${target} (no such file)`);
-        else if (fragment && headings.has(resolved) && !headings.get(resolved)!.has(fragment)) broken.push(`${file}: ${target} (no such heading)`);
+        else if (fragment && headings.has(resolved) && !headings.get(resolved)!.has(fragment))
+          broken.push(`${file}: ${target} (no such heading)`);
       }
     }
     assert.deepEqual(broken, []);
@@ -63,13 +76,19 @@ describe('documentation', () => {
       }
     }
     assert.ok(cited.size > 0);
-    assert.deepEqual([...cited].filter((number) => !sections.has(number)), []);
+    assert.deepEqual(
+      [...cited].filter((number) => !sections.has(number)),
+      [],
+    );
   });
 
   it('documents every environment variable the configuration reads', () => {
     const variables = new Set([...read('src/config.ts').matchAll(/(?:env\.|env, ')([A-Z][A-Z0-9_]+)/g)].map((m) => m[1]));
     const table = new Set([...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
     assert.ok(variables.has('PORT') && variables.has('DATABASE_URL'));
-    assert.deepEqual([...variables].filter((name) => !table.has(name)), []);
+    assert.deepEqual(
+      [...variables].filter((name) => !table.has(name)),
+      [],
+    );
   });
 });

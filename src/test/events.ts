@@ -22,5 +22,7 @@ export async function produceAgentEvents(t: TestApp, account: TestAccount, count
 /** Commits one event of a conversation straight into the outbox; returns its id. */
 export function recordConversationEvent(t: TestApp, account: TestAccount, conversationId: string, marker: string): Promise<number> {
   const type: EventType = 'conversation.updated';
-  return t.db.transaction((tx) => recordEvent(tx, account.accountId, type, { conversation: { id: conversationId }, marker }, conversationId));
+  return t.db.transaction((tx) =>
+    recordEvent(tx, account.accountId, type, { conversation: { id: conversationId }, marker }, conversationId),
+  );
 }

@@ -42,7 +42,9 @@ async function openTestDb(heavyQueryTimeoutMs: number): Promise<{ db: Db; drop: 
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
-  const name = `cs_test_${process.pid}_${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const name = `cs_test_${process.pid}_${randomString(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
@@ -107,7 +109,13 @@ export interface RequestOptions {
 
 export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   // Limits high enough for any test but those of the limits (which pass their own).
-  const config: Config = { ...loadConfig({}), rateLimitBurst: 100_000, rateLimitPerSecond: 100_000, authFailureLimit: 100_000, ...overrides };
+  const config: Config = {
+    ...loadConfig({}),
+    rateLimitBurst: 100_000,
+    rateLimitPerSecond: 100_000,
+    authFailureLimit: 100_000,
+    ...overrides,
+  };
   const opened = await openTestDb(config.heavyQueryTimeoutMs);
   const metrics = createMetrics();
   const db = measuredDb(opened.db, metrics);

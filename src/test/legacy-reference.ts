@@ -52,7 +52,11 @@ export function classify(spec: ChatSpec, timezone: string): Classified {
   const isChat = hasContact && spoken.some((m) => m.from === 'agent');
   const lastSender = spoken.at(-1)?.from as Classified['lastSender'];
   const finishedAt =
-    spec.close?.by === 'agent' ? ms(spec.close.at) : spec.close?.by === 'inactivity' ? ms(spec.said.at(-1)!.at) + INACTIVITY_SECONDS * 1000 : null;
+    spec.close?.by === 'agent'
+      ? ms(spec.close.at)
+      : spec.close?.by === 'inactivity'
+        ? ms(spec.said.at(-1)!.at) + INACTIVITY_SECONDS * 1000
+        : null;
   let outcome: Classified['outcome'] = null;
   if (isChat && spec.close?.by === 'agent' && lastSender === 'agent') outcome = 'completed';
   if (isChat && spec.close?.by === 'inactivity') outcome = 'dropped';

@@ -40,7 +40,9 @@ export async function freshStorage(): Promise<Storage> {
 
 /** A new database on the server `adminUrl` names (`<prefix>_<pid>_<random>`), dropped by `cleanup`. */
 export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<Storage> {
-  const name = `${prefix}_${process.pid}_${randomString(6).toLowerCase().replace(/[^a-z0-9]/g, 'x')}`;
+  const name = `${prefix}_${process.pid}_${randomString(6)
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, 'x')}`;
   const admin = async (sql: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
     await client.connect();

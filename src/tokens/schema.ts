@@ -5,7 +5,12 @@ import { SCOPES } from '../auth/scopes.ts';
 const Scopes = Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: 32, description: `Any of: ${SCOPES.join(', ')}` });
 
 export const TokenRecord = Type.Object(
-  { id: Type.String({ description: '`tk` + 12 characters' }), name: Type.String({ description: 'What the token is for' }), scopes: Scopes, created_at: Timestamp },
+  {
+    id: Type.String({ description: '`tk` + 12 characters' }),
+    name: Type.String({ description: 'What the token is for' }),
+    scopes: Scopes,
+    created_at: Timestamp,
+  },
   { title: 'token' },
 );
 export type TokenRecord = Static<typeof TokenRecord>;

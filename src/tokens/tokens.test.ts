@@ -11,7 +11,9 @@ after(() => t.close());
 describe('POST /v2/tokens', () => {
   it('creates a working token shown only in the response', async () => {
     const account = await t.account();
-    const res = await t.client(account.token).post('/v2/tokens', { name: 'reporting', scopes: ['agents:read', 'agents:read', 'contacts:read'] });
+    const res = await t
+      .client(account.token)
+      .post('/v2/tokens', { name: 'reporting', scopes: ['agents:read', 'agents:read', 'contacts:read'] });
     assert.equal(res.status, 200);
     assert.match(res.body.id, /^tk[\w-]{12}$/);
     assert.equal(res.body.name, 'reporting');
@@ -26,7 +28,12 @@ describe('POST /v2/tokens', () => {
 
     const list = await t.client(account.token).get('/v2/tokens');
     const listed = list.body.tokens.find((token: { id: string }) => token.id === res.body.id);
-    assert.deepEqual(listed, { id: res.body.id, name: 'reporting', scopes: ['agents:read', 'contacts:read'], created_at: res.body.created_at });
+    assert.deepEqual(listed, {
+      id: res.body.id,
+      name: 'reporting',
+      scopes: ['agents:read', 'contacts:read'],
+      created_at: res.body.created_at,
+    });
     assert.doesNotMatch(JSON.stringify(list.body), /cs_/);
   });
 

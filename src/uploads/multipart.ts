@@ -54,7 +54,11 @@ export async function readMultipartFile(request: FastifyRequest): Promise<Upload
       }
       if (part.type === 'file') await part.toBuffer().catch(() => undefined); // drain it, then refuse
       throw part.fieldname === 'file'
-        ? invalidArgument('file', part.type === 'file' ? 'maxItems' : 'type', part.type === 'file' ? 'must be a single file' : 'must be a file part')
+        ? invalidArgument(
+            'file',
+            part.type === 'file' ? 'maxItems' : 'type',
+            part.type === 'file' ? 'must be a single file' : 'must be a file part',
+          )
         : invalidArgument(part.fieldname, 'additionalProperties', 'is not an allowed part; send the file in a part named file');
     }
   } catch (error) {

@@ -14,7 +14,17 @@ export async function insertUpload(db: Queryable, accountId: string, upload: New
   await db.query(
     `insert into uploads (account_id, id, token_hash, file_name, file_type, size, data, created_at, expires_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [accountId, upload.id, upload.tokenHash, upload.fileName, upload.fileType, upload.data.length, upload.data, upload.createdAt, upload.expiresAt],
+    [
+      accountId,
+      upload.id,
+      upload.tokenHash,
+      upload.fileName,
+      upload.fileType,
+      upload.data.length,
+      upload.data,
+      upload.createdAt,
+      upload.expiresAt,
+    ],
   );
 }
 

@@ -41,7 +41,13 @@ async function attach(account: TestAccount, tokens: string[]): Promise<number> {
   const contact = await conversationFactory(t, account).contact();
   const res = await t.client(account.token).post('/v2/conversations', {
     contact_id: contact.id,
-    messages: [{ sub_type: 'contact', content: { type: 'text', text: 'see attached' }, attachments: tokens.map((token) => ({ type: 'upload', token })) }],
+    messages: [
+      {
+        sub_type: 'contact',
+        content: { type: 'text', text: 'see attached' },
+        attachments: tokens.map((token) => ({ type: 'upload', token })),
+      },
+    ],
   });
   return res.status;
 }
@@ -93,10 +99,20 @@ describe('upload retention', () => {
     assert.equal(await deleteExpiredUploads(t.deps), 0, 'a second pass finds nothing more');
 
     // Attached files stay downloadable after their token expired; deleted ones are gone.
-    for (const [account, kept] of [[a, attached], [a, late], [a, fresh], [b, bAttached]] as const) {
+    for (const [account, kept] of [
+      [a, attached],
+      [a, late],
+      [a, fresh],
+      [b, bAttached],
+    ] as const) {
       assert.deepEqual(await download(account, kept), { status: 200, body: kept.data });
     }
-    for (const [account, gone] of [[a, orphan], [a, rejected], [a, othersTry], [b, bOrphan]] as const) {
+    for (const [account, gone] of [
+      [a, orphan],
+      [a, rejected],
+      [a, othersTry],
+      [b, bOrphan],
+    ] as const) {
       assert.equal((await download(account, gone)).status, 404);
     }
     // The deleted ones' tokens were already unusable; the attached files' messages still point at them.
@@ -104,7 +120,10 @@ describe('upload retention', () => {
       `select attachments from messages where account_id = $1 and attachments <> '[]'::jsonb`,
       [a.accountId],
     );
-    assert.deepEqual(sorted(rows.map((row) => row.attachments[0].url)), sorted([attached.id, late.id].map((id) => `/v2/uploads/${id}/content`)));
+    assert.deepEqual(
+      sorted(rows.map((row) => row.attachments[0].url)),
+      sorted([attached.id, late.id].map((id) => `/v2/uploads/${id}/content`)),
+    );
 
     // The fresh upload goes once its own token has expired, unless attached by then.
     t.clock.set(new Date(start.getTime() + (2 * UPLOAD_TOKEN_TTL_SECONDS - 3600) * 1000));
@@ -139,7 +158,10 @@ describe('upload retention', () => {
     for (let i = 0; i < 6; i++) await upload(a, `file-${i}.pdf`);
     t.clock.advance(UPLOAD_TOKEN_TTL_SECONDS);
     const counts = await Promise.all([deleteExpiredUploads(t.deps), deleteExpiredUploads(t.deps), deleteExpiredUploads(t.deps)]);
-    assert.equal(counts.reduce((sum, n) => sum + n, 0), 6);
+    assert.equal(
+      counts.reduce((sum, n) => sum + n, 0),
+      6,
+    );
     assert.deepEqual(await uploadIds(a), []);
   });
 });

@@ -68,15 +68,16 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request, reply) => {
       const upload = await getUploadContent(deps, callerOf(request).accountId, request.params.id);
       const fileType = servedFileType(upload.file_type);
-      return reply
-        .header('Content-Type', fileType)
-        .header('Content-Disposition', contentDisposition(upload.file_name, fileType))
-        .header('X-Content-Type-Options', 'nosniff')
-        // Even if a browser rendered it, the file could run nothing.
-        .header('Content-Security-Policy', "default-src 'none'; sandbox")
-        .header('Cache-Control', 'private, no-store')
-        .send(upload.data);
+      return (
+        reply
+          .header('Content-Type', fileType)
+          .header('Content-Disposition', contentDisposition(upload.file_name, fileType))
+          .header('X-Content-Type-Options', 'nosniff')
+          // Even if a browser rendered it, the file could run nothing.
+          .header('Content-Security-Policy', "default-src 'none'; sandbox")
+          .header('Cache-Control', 'private, no-store')
+          .send(upload.data)
+      );
     },
   );
 };
-

@@ -17,7 +17,9 @@ export const UploadResult = Type.Object(
   {
     token: Type.String({ description: 'Use as `token` of an `upload` attachment in this account, within 24 hours' }),
     file_name: Type.String({ description: 'The stored file name (last path segment of the given name)' }),
-    file_type: Type.String({ description: 'MIME type as sent (the part or request Content-Type); application/octet-stream when missing or malformed' }),
+    file_type: Type.String({
+      description: 'MIME type as sent (the part or request Content-Type); application/octet-stream when missing or malformed',
+    }),
     size: Type.Integer({ description: 'Bytes' }),
   },
   { title: 'upload' },

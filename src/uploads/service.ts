@@ -54,7 +54,9 @@ export function servedFileType(fileType: string): string {
   const essence = fileType.split(';')[0].trim().toLowerCase();
   const [topLevel] = essence.split('/');
   const passive =
-    essence === 'text/plain' || essence === 'text/csv' || (['application', 'audio', 'font', 'image', 'video'].includes(topLevel) && !ACTIVE_TYPE.test(essence));
+    essence === 'text/plain' ||
+    essence === 'text/csv' ||
+    (['application', 'audio', 'font', 'image', 'video'].includes(topLevel) && !ACTIVE_TYPE.test(essence));
   return passive ? fileType : DEFAULT_FILE_TYPE;
 }
 

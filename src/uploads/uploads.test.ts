@@ -23,7 +23,11 @@ function multipartBody(parts: Part[]): Buffer {
   for (const part of parts) {
     const disposition = `form-data; name="${part.name}"${part.fileName === undefined ? '' : `; filename="${part.fileName}"`}`;
     const type = part.contentType ? `Content-Type: ${part.contentType}\r\n` : '';
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(part.data), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`),
+      Buffer.from(part.data),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
@@ -48,7 +52,9 @@ function uploadRaw(token: string, data: string | Buffer, contentType: string | u
 }
 
 async function storedUploads(account: TestAccount): Promise<{ id: string; file_name: string }[]> {
-  const { rows } = await t.db.query<{ id: string; file_name: string }>('select id, file_name from uploads where account_id = $1', [account.accountId]);
+  const { rows } = await t.db.query<{ id: string; file_name: string }>('select id, file_name from uploads where account_id = $1', [
+    account.accountId,
+  ]);
   return rows;
 }
 
@@ -70,12 +76,16 @@ function assertInvalid(res: Reply, errors: [string, string, string][]): void {
 describe('POST /v2/uploads', () => {
   it('stores a multipart file and answers token, name, type and size', async () => {
     const account = await t.account();
-    const res = await uploadMultipart(account.token, [{ name: 'file', fileName: 'notes.txt', contentType: 'text/plain', data: 'hello world' }]);
+    const res = await uploadMultipart(account.token, [
+      { name: 'file', fileName: 'notes.txt', contentType: 'text/plain', data: 'hello world' },
+    ]);
     assert.equal(res.status, 200);
     assert.deepEqual(Object.keys(res.body).sort(), ['file_name', 'file_type', 'size', 'token']);
     assert.match(res.body.token, /^ut_[\w-]{40}$/);
     assert.deepEqual({ ...res.body, token: undefined }, { token: undefined, file_name: 'notes.txt', file_type: 'text/plain', size: 11 });
-    const { rows } = await t.db.query<{ token_hash: string; size: number }>('select token_hash, size from uploads where account_id = $1', [account.accountId]);
+    const { rows } = await t.db.query<{ token_hash: string; size: number }>('select token_hash, size from uploads where account_id = $1', [
+      account.accountId,
+    ]);
     assert.equal(rows.length, 1);
     assert.notEqual(rows[0].token_hash, res.body.token, 'only a hash of the token is stored');
   });
@@ -87,7 +97,10 @@ describe('POST /v2/uploads', () => {
     assert.equal(json.body.file_type, 'application/json');
     assert.equal(json.body.size, 16);
     const pdf = await uploadRaw(account.token, Buffer.from('%PDF-1.7 fake'), 'application/pdf', '?file_name=report.pdf');
-    assert.deepEqual({ ...pdf.body, token: undefined }, { token: undefined, file_name: 'report.pdf', file_type: 'application/pdf', size: 13 });
+    assert.deepEqual(
+      { ...pdf.body, token: undefined },
+      { token: undefined, file_name: 'report.pdf', file_type: 'application/pdf', size: 13 },
+    );
     const download = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'data.json')}/content`);
     assert.equal(download.raw.body, '{"not":"parsed"}');
   });
@@ -124,7 +137,9 @@ describe('POST /v2/uploads', () => {
     const account = await t.account();
     const plain = await uploadMultipart(account.token, [{ name: 'file', fileName: 'a.txt', contentType: 'text/plain', data: 'x' }]);
     assert.equal(plain.body.file_type, 'text/plain');
-    const withCharset = await uploadMultipart(account.token, [{ name: 'file', fileName: 'b.txt', contentType: 'text/plain; charset=iso-8859-1', data: 'x' }]);
+    const withCharset = await uploadMultipart(account.token, [
+      { name: 'file', fileName: 'b.txt', contentType: 'text/plain; charset=iso-8859-1', data: 'x' },
+    ]);
     assert.equal(withCharset.body.file_type, 'text/plain; charset=iso-8859-1');
     const quotedBoundary = await t.client(account.token).request({
       method: 'POST',
@@ -143,16 +158,23 @@ describe('POST /v2/uploads', () => {
     const raw = await uploadRaw(account.token, Buffer.alloc(MAX_UPLOAD_BYTES + 1), 'application/octet-stream', '?file_name=big.bin');
     assert.equal(raw.status, 413);
     assert.deepEqual(raw.body, { code: 'payload_too_large', message: 'The file is larger than the 20 MiB upload limit' });
-    const multipart = await uploadMultipart(account.token, [{ name: 'file', fileName: 'big.bin', data: Buffer.alloc(MAX_UPLOAD_BYTES + 1) }]);
+    const multipart = await uploadMultipart(account.token, [
+      { name: 'file', fileName: 'big.bin', data: Buffer.alloc(MAX_UPLOAD_BYTES + 1) },
+    ]);
     assert.equal(multipart.status, 413);
     assert.equal(multipart.body.code, 'payload_too_large');
-    assert.deepEqual((await storedUploads(account)).map((u) => u.file_name), ['limit.bin']);
+    assert.deepEqual(
+      (await storedUploads(account)).map((u) => u.file_name),
+      ['limit.bin'],
+    );
   });
 
   it('refuses an empty file with 422', async () => {
     const account = await t.account();
     assertInvalid(await uploadRaw(account.token, '', 'text/plain', '?file_name=empty.txt'), [['file', 'minLength', 'body']]);
-    assertInvalid(await uploadMultipart(account.token, [{ name: 'file', fileName: 'empty.txt', data: '' }]), [['file', 'minLength', 'body']]);
+    assertInvalid(await uploadMultipart(account.token, [{ name: 'file', fileName: 'empty.txt', data: '' }]), [
+      ['file', 'minLength', 'body'],
+    ]);
     assert.deepEqual(await storedUploads(account), []);
   });
 
@@ -186,7 +208,9 @@ describe('POST /v2/uploads', () => {
     assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name='), [['file_name', 'minLength', 'query']]);
     assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name=%2F'), [['file_name', 'minLength', 'query']]);
     assertInvalid(await uploadMultipart(account.token, [{ name: 'file', fileName: '', data: 'x' }]), [['file_name', 'required', 'query']]);
-    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name=a.txt&other=1'), [['other', 'additionalProperties', 'query']]);
+    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name=a.txt&other=1'), [
+      ['other', 'additionalProperties', 'query'],
+    ]);
     assert.deepEqual(await storedUploads(account), []);
   });
 
@@ -215,7 +239,9 @@ describe('POST /v2/uploads', () => {
     assert.deepEqual(forbidden.body, { code: 'forbidden', message: 'Missing scope conversations:create' });
     const creator = await t.token(account, ['conversations:create']);
     assert.equal((await uploadRaw(creator, 'x', 'text/plain', '?file_name=a.txt')).status, 200);
-    const anonymous = await t.client().request({ method: 'POST', url: '/v2/uploads', payload: 'x', headers: { 'content-type': 'multipart/form-data' } });
+    const anonymous = await t
+      .client()
+      .request({ method: 'POST', url: '/v2/uploads', payload: 'x', headers: { 'content-type': 'multipart/form-data' } });
     assert.equal(anonymous.status, 401);
   });
 
@@ -304,10 +330,17 @@ describe('GET /v2/uploads/{id}/content', () => {
     const legacy = await uploadRaw(account.token, 'x', 'application/pdf', '?file_name=legacy.pdf');
     assert.equal(legacy.status, 200);
     const id = await uploadIdOf(account, 'legacy.pdf');
-    await t.db.query(`update uploads set file_name = $3 where account_id = $1 and id = $2`, [account.accountId, id, '../x\\y\r\nSet-Cookie: a=b.pdf']);
+    await t.db.query(`update uploads set file_name = $3 where account_id = $1 and id = $2`, [
+      account.accountId,
+      id,
+      '../x\\y\r\nSet-Cookie: a=b.pdf',
+    ]);
     const stored = await t.client(account.token).get(`/v2/uploads/${id}/content`);
     assert.equal(stored.status, 200);
-    assert.equal(stored.headers['content-disposition'], `attachment; filename=".._x_y__Set-Cookie: a=b.pdf"; filename*=UTF-8''.._x_y__Set-Cookie%3A%20a%3Db.pdf`);
+    assert.equal(
+      stored.headers['content-disposition'],
+      `attachment; filename=".._x_y__Set-Cookie: a=b.pdf"; filename*=UTF-8''.._x_y__Set-Cookie%3A%20a%3Db.pdf`,
+    );
     assert.equal(stored.headers['set-cookie'], undefined);
   });
 

@@ -98,7 +98,9 @@ describe('webhook addresses (WEBHOOK_BLOCK_PRIVATE, on by default)', () => {
     const account = await t.account();
     const res = await t.client(account.token).post('/v2/webhooks', { url: 'http://no-such-host.invalid/hook' });
     assert.equal(res.status, 422);
-    assert.deepEqual(res.body.errors, [{ path: 'url', code: 'resolvable', location: 'body', message: 'url host no-such-host.invalid does not resolve' }]);
+    assert.deepEqual(res.body.errors, [
+      { path: 'url', code: 'resolvable', location: 'body', message: 'url host no-such-host.invalid does not resolve' },
+    ]);
   });
 
   it('accepts a local receiver with WEBHOOK_BLOCK_PRIVATE=false (local development)', async () => {
@@ -114,7 +116,10 @@ describe('webhook addresses (WEBHOOK_BLOCK_PRIVATE, on by default)', () => {
 });
 
 /** A receiver on 127.0.0.1 counting the requests it gets; `answer` writes the response. */
-async function startReceiver(ctx: TestContext, answer: (response: http.ServerResponse) => void = (response) => response.writeHead(200).end()) {
+async function startReceiver(
+  ctx: TestContext,
+  answer: (response: http.ServerResponse) => void = (response) => response.writeHead(200).end(),
+) {
   const received: string[] = [];
   const server = http.createServer((request, response) => {
     received.push(request.url ?? '');
@@ -136,7 +141,10 @@ describe('sending a delivery', () => {
   it('checks the address it connects to: a name resolving to 127.0.0.1 is refused before any request', async (ctx) => {
     const receiver = await startReceiver(ctx);
     const result = await postJson(`http://localhost:${receiver.port}/hook`, '{}', {}, options);
-    assert.deepEqual({ ...result, durationMs: 0 }, { statusCode: null, error: `localhost resolves to 127.0.0.1 (loopback), ${REFUSAL}`, durationMs: 0 });
+    assert.deepEqual(
+      { ...result, durationMs: 0 },
+      { statusCode: null, error: `localhost resolves to 127.0.0.1 (loopback), ${REFUSAL}`, durationMs: 0 },
+    );
     assert.deepEqual(receiver.received, []);
   });
 

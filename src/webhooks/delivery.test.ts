@@ -95,7 +95,18 @@ async function deliverUntil(done: () => boolean, advanceSeconds = 3600): Promise
 async function attemptsOf(account: TestAccount, webhookId: string) {
   const res = await t.client(account.token).get(`/v2/webhooks/${webhookId}/deliveries`);
   assert.equal(res.status, 200);
-  return (res.body.deliveries as { event_id: number; attempt: number; status_code: number | null; error: string | null; next_attempt_at: string | null; attempted_at: string; duration: number; event: string }[]).reverse();
+  return (
+    res.body.deliveries as {
+      event_id: number;
+      attempt: number;
+      status_code: number | null;
+      error: string | null;
+      next_attempt_at: string | null;
+      attempted_at: string;
+      duration: number;
+      event: string;
+    }[]
+  ).reverse();
 }
 
 const ids = (envelopes: Envelope[]) => envelopes.map((e) => e.id);
@@ -126,7 +137,16 @@ describe('webhook delivery', () => {
     const [attempt] = await attemptsOf(account, webhook.id);
     assert.deepEqual(
       { ...attempt, duration: typeof attempt.duration, attempted_at: attempt.attempted_at === t.clock.now().toISOString() },
-      { event_id: request.body.id, event: 'agent.updated', attempt: 1, status_code: 200, error: null, duration: 'number', attempted_at: true, next_attempt_at: null },
+      {
+        event_id: request.body.id,
+        event: 'agent.updated',
+        attempt: 1,
+        status_code: 200,
+        error: null,
+        duration: 'number',
+        attempted_at: true,
+        next_attempt_at: null,
+      },
     );
     assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 0, delivered: 0 }, 'nothing is sent twice');
   });
@@ -145,8 +165,14 @@ describe('webhook delivery', () => {
     assert.equal(contact.status, 200);
 
     await deliverUntil(() => all.delivered().length >= 2 && contactsOnly.delivered().length >= 1);
-    assert.deepEqual(all.delivered().map((e) => e.event), ['agent.updated', 'contact.created']);
-    assert.deepEqual(contactsOnly.delivered().map((e) => e.event), ['contact.created']);
+    assert.deepEqual(
+      all.delivered().map((e) => e.event),
+      ['agent.updated', 'contact.created'],
+    );
+    assert.deepEqual(
+      contactsOnly.delivered().map((e) => e.event),
+      ['contact.created'],
+    );
     assert.equal(contactsOnly.delivered()[0].data.contact.id, contact.body.id);
     assert.ok(all.delivered().every((e) => e.account_id === account.accountId));
   });
@@ -166,7 +192,10 @@ describe('webhook delivery', () => {
 
     await deliverUntil(() => receiver.delivered().length === 4, 60);
     const delivered = receiver.delivered();
-    assert.deepEqual(delivered.map((e) => e.data.agent.status), statuses);
+    assert.deepEqual(
+      delivered.map((e) => e.data.agent.status),
+      statuses,
+    );
     const first = delivered[0].id;
     assert.deepEqual(ids(delivered), [first, first + 1, first + 2, first + 3]);
     assert.deepEqual(
@@ -178,7 +207,15 @@ describe('webhook delivery', () => {
     const attempts = await attemptsOf(account, webhook.id);
     assert.deepEqual(
       attempts.map((a) => [a.event_id, a.attempt, a.status_code]),
-      [[first, 1, 503], [first, 2, 503], [first, 3, 503], [first, 4, 200], [first + 1, 1, 200], [first + 2, 1, 200], [first + 3, 1, 200]],
+      [
+        [first, 1, 503],
+        [first, 2, 503],
+        [first, 3, 503],
+        [first, 4, 200],
+        [first + 1, 1, 200],
+        [first + 2, 1, 200],
+        [first + 3, 1, 200],
+      ],
     );
     // Exponential backoff with up to 25% jitter: the n-th retry comes after base * 2^(n-1).
     attempts.slice(0, 3).forEach((a, n) => {
@@ -224,10 +261,16 @@ describe('webhook delivery', () => {
     // No clock change: only what is due now goes out.
     for (let pass = 0; pass < 4; pass++) await deliverDueWebhooks(t.deps);
     assert.deepEqual(
-      receiver.delivered().filter((e) => e.data.marker).map((e) => e.id),
+      receiver
+        .delivered()
+        .filter((e) => e.data.marker)
+        .map((e) => e.id),
       [b1, b2],
     );
-    assert.ok(receiver.delivered().some((e) => e.event === 'agent.updated'), 'account-level events have their own lane');
+    assert.ok(
+      receiver.delivered().some((e) => e.event === 'agent.updated'),
+      'account-level events have their own lane',
+    );
     assert.deepEqual(
       receiver.requests.filter((r) => r.body.data.conversation?.id === 'coA').map((r) => r.body.id),
       [a1],
@@ -237,7 +280,10 @@ describe('webhook delivery', () => {
     failA = false;
     await deliverUntil(() => receiver.delivered().length === 5);
     assert.deepEqual(
-      receiver.delivered().filter((e) => e.data.conversation?.id === 'coA').map((e) => e.id),
+      receiver
+        .delivered()
+        .filter((e) => e.data.conversation?.id === 'coA')
+        .map((e) => e.id),
       [a1, a2],
     );
   });
@@ -344,10 +390,15 @@ describe('webhook delivery across instances and restarts', () => {
     // An instance queues the events, claims the first one and dies before sending it.
     const now = t.clock.now();
     await queueNewEvents(t.db, now, await settledEventId(t.db), 100);
-    const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where webhook_id = $1', [webhook.id]);
+    const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where webhook_id = $1', [
+      webhook.id,
+    ]);
     assert.equal(rows[0].n, 3);
     const crashed = await claimDueDeliveries(t.db, now, new Date(now.getTime() + 60_000), { limit: 100, perWebhook: 10 });
-    assert.deepEqual(crashed.map((d) => d.webhook_id), [webhook.id]);
+    assert.deepEqual(
+      crashed.map((d) => d.webhook_id),
+      [webhook.id],
+    );
 
     assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 0, delivered: 0 }, 'the lease is respected');
     t.clock.advance(61);
@@ -364,14 +415,21 @@ describe('webhook delivery across instances and restarts', () => {
     await createWebhook(ctx, account, receiver.url);
     const expected: number[] = [];
     for (let round = 0; round < 2; round++) {
-      for (const conversation of ['c1', 'c2', 'c3', 'c4', 'c5']) expected.push(await recordConversationEvent(t, account, conversation, `${round}`));
+      for (const conversation of ['c1', 'c2', 'c3', 'c4', 'c5'])
+        expected.push(await recordConversationEvent(t, account, conversation, `${round}`));
     }
     for (let pass = 0; pass < 10 && receiver.requests.length < expected.length; pass++) {
       await Promise.all([deliverDueWebhooks(t.deps), deliverDueWebhooks(t.deps), deliverDueWebhooks(t.deps)]);
     }
-    assert.deepEqual(ids(receiver.delivered()).sort((x, y) => x - y), expected);
+    assert.deepEqual(
+      ids(receiver.delivered()).sort((x, y) => x - y),
+      expected,
+    );
     for (const conversation of ['c1', 'c2', 'c3', 'c4', 'c5']) {
-      const markers = receiver.delivered().filter((e) => e.data.conversation.id === conversation).map((e) => e.data.marker);
+      const markers = receiver
+        .delivered()
+        .filter((e) => e.data.conversation.id === conversation)
+        .map((e) => e.data.marker);
       assert.deepEqual(markers, ['0', '1']);
     }
   });
@@ -412,7 +470,11 @@ describe('the webhook worker', () => {
       // One lane (events without a conversation): one delivery in flight at a time. At the old pace of one per lane
       // every 500 ms this took 150 s; the bound below only keeps a broken worker from hanging the test.
       const recorded = await t.db.transaction((tx) =>
-        recordEvents(tx, account.accountId, Array.from({ length: 300 }, (_, i) => ({ type: 'contact.created' as const, data: { contact: { id: `ct${i}` } } }))),
+        recordEvents(
+          tx,
+          account.accountId,
+          Array.from({ length: 300 }, (_, i) => ({ type: 'contact.created' as const, data: { contact: { id: `ct${i}` } } })),
+        ),
       );
       const deadline = Date.now() + 60_000;
       while (receiver.delivered().length < recorded.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

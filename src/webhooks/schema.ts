@@ -12,9 +12,7 @@ export const CreateWebhookBody = Type.Object(
   {
     url: Type.String({ format: 'uri', maxLength: 2048, description: 'http:// or https:// URL receiving POSTs' }),
     events: Type.Optional(Nullable(EventTypes)),
-    secret: Type.Optional(
-      Type.String({ minLength: 16, maxLength: 256, description: 'HMAC key; generated when absent (and shown once)' }),
-    ),
+    secret: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'HMAC key; generated when absent (and shown once)' })),
   },
   { additionalProperties: false },
 );
@@ -46,7 +44,7 @@ export const DeliveryAttempt = Type.Object(
     event_id: Type.Integer({ description: 'The delivered event (its `id` in the envelope)' }),
     event: Type.String({ description: 'The event type' }),
     attempt: Type.Integer({ description: '1 for the first try of this event, 2 for its first retry, ...' }),
-    status_code: Nullable(Type.Integer({ description: 'The receiver\'s HTTP status; null when none came' })),
+    status_code: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none came" })),
     error: Nullable(Type.String({ description: 'Why no status came (refused, timed out, ...)' })),
     duration: Type.Number({ description: 'Seconds from sending to the response status (or the failure)' }),
     attempted_at: Timestamp,

@@ -30,7 +30,11 @@ describe('POST /v2/webhooks', () => {
 
   it('keeps the given secret and event types', async () => {
     const account = await t.account();
-    const body = { url: 'https://93.184.215.14/hooks?x=1', events: ['contact.created', 'conversation.closed'], secret: 'a-secret-of-16-chars+' };
+    const body = {
+      url: 'https://93.184.215.14/hooks?x=1',
+      events: ['contact.created', 'conversation.closed'],
+      secret: 'a-secret-of-16-chars+',
+    };
     const res = await t.client(account.token).post('/v2/webhooks', body);
     assert.equal(res.status, 200);
     assert.deepEqual({ url: res.body.url, events: res.body.events, secret: res.body.secret }, body);
@@ -61,7 +65,11 @@ describe('POST /v2/webhooks', () => {
       assert.equal(res.status, 422);
       assert.equal(res.body.code, 'invalid_arguments');
       assert.deepEqual(
-        res.body.errors.map((e: { path: string; code: string; location: string }) => ({ path: e.path, code: e.code, location: e.location })),
+        res.body.errors.map((e: { path: string; code: string; location: string }) => ({
+          path: e.path,
+          code: e.code,
+          location: e.location,
+        })),
         [{ ...error, location: 'body' }],
       );
       assert.deepEqual((await t.client(account.token).get('/v2/webhooks')).body, { webhooks: [] });

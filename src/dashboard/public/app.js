@@ -51,7 +51,13 @@ async function call(method, path, body, signal) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response;
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal, cache: 'no-store' });
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      cache: 'no-store',
+    });
   } catch (error) {
     if (error.name === 'AbortError') throw error;
     throw new ApiFailure(0, 'The service cannot be reached; check the connection and refresh.');
@@ -106,7 +112,12 @@ async function loadFilterLists() {
   ]) {
     try {
       const list = (await call('GET', `/v2/${kind}`))[kind];
-      setOptions($(id), ALL[id], list.map((item) => [item.id, item.name]), state[id]);
+      setOptions(
+        $(id),
+        ALL[id],
+        list.map((item) => [item.id, item.name]),
+        state[id],
+      );
     } catch (failure) {
       const problem = tokenProblem(failure);
       if (problem) return showSignIn(problem);
@@ -308,7 +319,12 @@ function drawAgents() {
 /** The agent filter's options: the agents the legacy export lists (userId, nickname). */
 function setAgentOptions(totals) {
   const agents = [...totals.agents].sort((a, b) => a.nickname.localeCompare(b.nickname));
-  setOptions($('agent'), ALL.agent, agents.map((agent) => [String(agent.userId), agent.nickname]), state.agent);
+  setOptions(
+    $('agent'),
+    ALL.agent,
+    agents.map((agent) => [String(agent.userId), agent.nickname]),
+    state.agent,
+  );
 }
 
 const V2_PANELS = ['conversations', 'response-times', 'time-to-close', 'ratings', 'heatmap'];

@@ -28,7 +28,9 @@ export function addDays(day, days) {
 /** The calendar day `now` falls on in `timeZone`. */
 export function todayIn(timeZone, now = new Date()) {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now).map((p) => [p.type, p.value]),
+    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' })
+      .formatToParts(now)
+      .map((p) => [p.type, p.value]),
   );
   return `${parts.year}-${parts.month}-${parts.day}`;
 }
@@ -49,7 +51,11 @@ export function stateFromHash(hash, defaultTimeZone) {
   const pick = (name, allowed, fallback) => (allowed.includes(params.get(name)) ? params.get(name) : fallback);
   const tz = params.get('tz');
   const state = {
-    range: pick('range', RANGES.map((r) => r.id), '30d'),
+    range: pick(
+      'range',
+      RANGES.map((r) => r.id),
+      '30d',
+    ),
     from: isDay(params.get('from')) ? params.get('from') : '',
     to: isDay(params.get('to')) ? params.get('to') : '',
     tz: tz && isTimeZone(tz) ? tz : defaultTimeZone,
@@ -92,8 +98,15 @@ export function rangeOf(state, today) {
 export function statisticsBody(state, range) {
   const span = { from: `${range.from}T00:00:00`, to: `${range.to}T23:59:59` };
   const filters = (fields) => fields.filter(([, value]) => value).map(([field, value]) => ({ field, value }));
-  const conversationQuery = filters([['group_id', state.group], ['agent_ids', state.agent], ['tags', state.tag]]);
-  const messageQuery = filters([['group_id', state.group], ['agent_id', state.agent]]);
+  const conversationQuery = filters([
+    ['group_id', state.group],
+    ['agent_ids', state.agent],
+    ['tags', state.tag],
+  ]);
+  const messageQuery = filters([
+    ['group_id', state.group],
+    ['agent_id', state.agent],
+  ]);
   const byInterval = [{ type: 'date', interval: state.interval }];
   const entry = (name, query, aggs) => ({ name, range: span, ...(query.length > 0 ? { query } : {}), aggs });
   const body = {
@@ -179,7 +192,11 @@ const ratingCount = (bucket, key) => bucket.buckets?.find((b) => b.key === key)?
 
 export function ratingsTable(result) {
   return {
-    columns: [{ label: 'Interval', unit: 'key' }, ...RATINGS.map((r) => ({ label: r.label, unit: 'count' })), { label: 'Rated', unit: 'count' }],
+    columns: [
+      { label: 'Interval', unit: 'key' },
+      ...RATINGS.map((r) => ({ label: r.label, unit: 'count' })),
+      { label: 'Rated', unit: 'count' },
+    ],
     rows: byBucket([result.ratings], ([bucket]) => [...RATINGS.map((r) => ratingCount(bucket, r.key)), bucket.count]),
   };
 }
@@ -235,7 +252,12 @@ export function overviewCards(result, totals) {
   const cards = [
     { id: 'started', label: 'Conversations started', unit: 'count', value: result.started.count },
     { id: 'closed', label: 'Conversations closed', unit: 'count', value: result.closed.count },
-    { id: 'first_response', label: 'Median first response', unit: 'duration', value: result.first_response ? median(result.first_response) : null },
+    {
+      id: 'first_response',
+      label: 'Median first response',
+      unit: 'duration',
+      value: result.first_response ? median(result.first_response) : null,
+    },
     { id: 'response', label: 'Median response', unit: 'duration', value: result.response ? median(result.response) : null },
     { id: 'time_to_close', label: 'Median time to close', unit: 'duration', value: median(result.time_to_close) },
     { id: 'rated', label: 'Ratings', unit: 'count', value: rated },
