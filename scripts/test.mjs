@@ -3,8 +3,9 @@
 // lint (eslint, and prettier's check of the formatting), then the whole suite on PGlite and, when TEST_DATABASE_URL is set, once
 // more on real PostgreSQL.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { browserTestsDecision, skippedLine, usesBrowser } from './browser-tests.mjs';
 
 function run(command, args, env = {}) {
   console.log(
@@ -31,6 +32,10 @@ function testFiles(dir) {
 const only = process.argv.slice(2);
 // The server's tests, and the clients' (clients/typescript runs its generated client against the server).
 const files = only.length > 0 ? only : [...testFiles('src'), ...testFiles('clients')].sort();
+// Without Chromium (and not in CI) the browser tests skip themselves (src/test/browser.ts); say so once.
+const browserTests = browserTestsDecision();
+const browserFiles = files.filter((file) => usesBrowser(readFileSync(file, 'utf8')));
+if (!browserTests.run && browserFiles.length > 0) console.log(skippedLine(browserFiles, browserTests));
 run(process.execPath, ['scripts/build.mjs']);
 if (only.length === 0) {
   run('npx', ['tsc', '--noEmit']);

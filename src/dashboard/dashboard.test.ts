@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { startTestApp, engine, type TestAccount, type TestApp } from '../test/harness.ts';
-import { launchBrowser, listen, screenshot } from '../test/browser.ts';
+import { launchBrowser, listen, screenshot, skipWithoutBrowser } from '../test/browser.ts';
 import { generateDemoData } from '../demo/service.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -335,7 +335,7 @@ function duration(seconds: number): string {
   return `${Math.floor(m / 60)}:${String(m % 60).padStart(2, '0')} h`;
 }
 
-describe(`in Chromium (${engine})`, () => {
+describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
   let groups: { id: string; name: string }[];
   let tags: { id: string; name: string }[];
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../test/harness.ts';
-import { launchBrowser, listen, screenshot } from '../test/browser.ts';
+import { launchBrowser, listen, screenshot, skipWithoutBrowser } from '../test/browser.ts';
 
 let t: TestApp;
 let browser: Browser | undefined;
@@ -56,7 +56,7 @@ describe('the reference page over HTTP', () => {
   });
 });
 
-describe('the reference page in Chromium', () => {
+describe('the reference page in Chromium', { skip: skipWithoutBrowser }, () => {
   it('shows the product title and every operation, loading nothing from another host', async () => {
     const base = await listen(t);
     browser = await launchBrowser();

@@ -9,11 +9,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { engine, type TestApp } from './harness.ts';
+import { browserTestsDecision, CHROMIUM } from '../../scripts/browser-tests.mjs';
 
 /** Where the browser tests leave their screenshots (git-ignored), for a person to look at. */
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-output');
 
-const CHROMIUM = '/usr/bin/chromium';
+const decision = browserTestsDecision();
+/**
+ * The `skip` option of every describe() that needs Chromium: false where the browser tests run, else why not
+ * (Chromium missing and not required; scripts/browser-tests.mjs). `npm test` prints that once for the run.
+ */
+export const skipWithoutBrowser: false | string = decision.run ? false : decision.reason;
 const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
@@ -27,7 +33,10 @@ const CHROMIUM_ARGS = [
 
 /** A fresh Chromium (playwright gives it a temporary user-data-dir of its own); close it when done. */
 export async function launchBrowser(): Promise<Browser> {
-  assert.ok(existsSync(CHROMIUM), `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does)`);
+  assert.ok(
+    existsSync(CHROMIUM),
+    `Chromium is not installed at ${CHROMIUM}: apt-get install -y chromium (.ci/run does; required because CI or BROWSER_TESTS=required is set)`,
+  );
   return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 }
 
