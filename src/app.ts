@@ -174,9 +174,15 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   installAuth(app, new TokenVerifier(deps.db, authFailures));
   installIdempotency(app, deps);
 
-  const events = new EventHub(deps.db, { safetyPollMs: deps.config.eventSafetyPollMs });
+  const events = new EventHub(deps.db, {
+    safetyPollMs: deps.config.eventSafetyPollMs,
+    streamsPerAccount: deps.config.eventStreamsPerAccount,
+    streamsPerInstance: deps.config.eventStreamsPerInstance,
+  });
   await events.start();
   app.decorate('eventHub', events);
+  // Open streams end before the server waits for its connections to close, or it would wait forever.
+  app.addHook('preClose', () => events.endStreams());
   app.addHook('onClose', () => events.close());
 
   await app.register(healthRoutes, { deps });

@@ -25,6 +25,12 @@ export interface Config {
   eventRetentionDays: number;
   /** How often each instance looks for committed events whose notification was lost. */
   eventSafetyPollMs: number;
+  /** Event streams one token may hold open on an instance at once. */
+  eventStreamsPerToken: number;
+  /** Event streams one account may hold open on an instance at once. */
+  eventStreamsPerAccount: number;
+  /** Event streams an instance holds open at once. */
+  eventStreamsPerInstance: number;
   logLevel: string;
   /** A client must send its request headers within this time, or gets 408 and the connection closes. */
   headersTimeoutMs: number;
@@ -166,6 +172,9 @@ export function loadConfig(env: Env = process.env): Config {
     webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', true),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 36_500),
     eventSafetyPollMs: milliseconds(env, 'EVENT_SAFETY_POLL_MS', 5000),
+    eventStreamsPerToken: integer(env, 'EVENT_STREAMS_PER_TOKEN', 100, 1, 1_000_000),
+    eventStreamsPerAccount: integer(env, 'EVENT_STREAMS_PER_ACCOUNT', 10_000, 1, 1_000_000),
+    eventStreamsPerInstance: integer(env, 'EVENT_STREAMS_PER_INSTANCE', 15_000, 1, 1_000_000),
     logLevel,
     headersTimeoutMs,
     requestTimeoutMs,

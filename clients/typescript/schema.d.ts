@@ -607,7 +607,7 @@ export interface paths {
         };
         /**
          * Live event stream
-         * @description The account's events as they commit, as Server-Sent Events. Reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume exactly after that event; without either, the stream starts with events committed after connecting.
+         * @description The account's events as they commit, as Server-Sent Events. Reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume exactly after that event; without either, the stream starts with events committed after connecting. A token, an account and an instance hold a limited number of streams at once (429 past them).
          */
         get: operations["streamEvents"];
         put?: never;

@@ -4,6 +4,8 @@ import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts
 import { buildApp } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import { recordEvent } from './outbox.ts';
+import { sendEventStream } from './http.ts';
+import { streamStart } from './service.ts';
 import { produceAgentEvents, recordConversationEvent } from '../test/events.ts';
 
 let t: TestApp;
@@ -28,9 +30,15 @@ interface Stream {
 }
 
 /** A real SSE client over HTTP: fetch and a body reader. */
-async function openStream(token: string, query = '', headers: Record<string, string> = {}, at = base): Promise<Stream> {
+async function openStream(
+  token: string,
+  query = '',
+  headers: Record<string, string> = {},
+  at = base,
+  path = '/v2/events',
+): Promise<Stream> {
   const controller = new AbortController();
-  const response = await fetch(`${at}/v2/events${query}`, {
+  const response = await fetch(`${at}${path}${query}`, {
     headers: { authorization: `Bearer ${token}`, ...headers },
     signal: controller.signal,
   });
@@ -455,6 +463,109 @@ describe('revoking the token of an open stream', { timeout: 300_000 }, () => {
       }
     } finally {
       await second.close();
+    }
+  });
+});
+
+describe('limits on open streams', { timeout: 300_000 }, () => {
+  it('answers 429 past the limits of a token, an account and the instance, and frees a place when a stream closes', async () => {
+    const limited = await startTestApp({ eventStreamsPerToken: 2, eventStreamsPerAccount: 3, eventStreamsPerInstance: 4 });
+    const streams: Stream[] = [];
+    try {
+      const url = await limited.app.listen({ port: 0, host: '127.0.0.1' });
+      const first = await limited.account();
+      const [tokenA, tokenB] = [await limited.token(first, ['events:read']), await limited.token(first, ['events:read'])];
+      const refused = async (token: string, message: RegExp) => {
+        const res = await limited.client(token).get('/v2/events');
+        assert.equal(res.status, 429);
+        assert.equal(res.body.code, 'too_many_requests');
+        assert.match(res.body.message, message);
+      };
+
+      streams.push(await openStream(tokenA, '', {}, url), await openStream(tokenA, '', {}, url));
+      await refused(tokenA, /for this token on this instance: at most 2 at once/);
+      streams.push(await openStream(tokenB, '', {}, url));
+      await refused(tokenB, /for this account on this instance: at most 3 at once/);
+
+      const second = await limited.account();
+      const tokenC = await limited.token(second, ['events:read']);
+      streams.push(await openStream(tokenC, '', {}, url));
+      await refused(tokenC, /streams on this instance: at most 4 at once/);
+
+      // Closing one of the first token's streams frees a place for it (and for the account and the instance),
+      // once the server has seen the connection close.
+      streams.shift()!.close();
+      const hub = limited.app.eventHub;
+      while (hub.openStreams > 3) await new Promise((resolve) => setTimeout(resolve, 20));
+      streams.push(await openStream(tokenA, '', {}, url));
+      await refused(tokenA, /for this token/);
+    } finally {
+      for (const stream of streams) stream.close();
+      await limited.close();
+    }
+  });
+
+  it('leaves nothing behind on the instance once its streams have closed', async () => {
+    const { token } = await newAccountWithStreamToken();
+    const hub = t.app.eventHub;
+    const before = hub.openStreams;
+    const streams = await Promise.all(Array.from({ length: 20 }, () => openStream(token)));
+    assert.equal(hub.openStreams, before + 20);
+    for (const stream of streams) stream.close();
+    while (hub.openStreams > before) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(hub.openStreams, before);
+  });
+});
+
+describe('a stream narrowed to some conversations (what other streaming routes build on)', { timeout: 300_000 }, () => {
+  it('sends only their events, in id order, and resumes exactly after Last-Event-ID', async () => {
+    // A route like the widget's: no token, the filter from the request (here, its query).
+    const narrowApp = await buildApp(t.deps, { logger: false });
+    narrowApp.get<{ Querystring: { account: string; conversations: string } }>('/narrow', async (request, reply) => {
+      const afterId = await streamStart(t.deps, narrowApp.eventHub, {
+        lastEventIdHeader: request.headers['last-event-id'],
+        lastEventIdQuery: undefined,
+      });
+      await sendEventStream(t.deps, narrowApp.eventHub, request, reply, {
+        filter: { accountId: request.query.account, conversationIds: request.query.conversations.split(',') },
+        afterId,
+        holder: { key: `visitor:${request.query.conversations}`, limit: 5, name: 'visitor' },
+      });
+    });
+    const url = await narrowApp.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const account = await t.account();
+      const other = await t.account();
+      const query = `?account=${account.accountId}&conversations=coNarrowA,coNarrowB`;
+      const stream = await openStream('', query, {}, url, '/narrow');
+      const wanted: number[] = [];
+      try {
+        wanted.push(await recordConversationEvent(t, account, 'coNarrowA', 'a1'));
+        await recordConversationEvent(t, account, 'coNarrowC', 'c1');
+        await produceAgentEvents(t, account, 1);
+        // Another account's conversation with the same id never matches.
+        await recordConversationEvent(t, other, 'coNarrowA', 'other');
+        wanted.push(await recordConversationEvent(t, account, 'coNarrowB', 'b1'));
+        wanted.push(await recordConversationEvent(t, account, 'coNarrowA', 'a2'));
+        const messages = await stream.next(3);
+        assert.deepEqual(idsOf(messages), wanted);
+        assert.deepEqual(
+          messages.map((m) => m.data.data.marker),
+          ['a1', 'b1', 'a2'],
+        );
+      } finally {
+        stream.close();
+      }
+      // Resuming after the first: the two others, and what came since.
+      wanted.push(await recordConversationEvent(t, account, 'coNarrowB', 'b2'));
+      const resumed = await openStream('', query, { 'Last-Event-ID': String(wanted[0]) }, url, '/narrow');
+      try {
+        assert.deepEqual(idsOf(await resumed.next(3)), wanted.slice(1));
+      } finally {
+        resumed.close();
+      }
+    } finally {
+      await narrowApp.close();
     }
   });
 });

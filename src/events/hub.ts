@@ -16,7 +16,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/db.ts';
-import { EventHorizon } from './horizon.ts';
+import { ApiError } from '../http/errors.ts';
+import { EventHorizon, settledEventId } from './horizon.ts';
 import { EVENTS_CHANNEL } from './outbox.ts';
 
 /** Between horizon steps while announced events are not settled yet (their writers have not all finished). */
@@ -35,7 +36,60 @@ interface Watcher {
 export interface EventHubOptions {
   /** How often the safety poll looks for events nobody announced. */
   safetyPollMs: number;
+  /** Streams one account may hold open on this instance at once (EVENT_STREAMS_PER_ACCOUNT). */
+  streamsPerAccount: number;
+  /** Streams this instance holds open at once (EVENT_STREAMS_PER_INSTANCE). */
+  streamsPerInstance: number;
 }
+
+/** Who holds an event stream: the streams of one holder count together against its own limit. */
+export interface StreamHolder {
+  /** Whose streams count together: `token:<id>` for GET /v2/events, a visitor's id for the widget. */
+  key: string;
+  /** How many streams it may hold open on this instance at once. */
+  limit: number;
+  /** What the 429 calls it: "token", "visitor". */
+  name: string;
+}
+
+/** Why a stream ends, besides its client going away. */
+export type StreamEnd = 'closed' | 'closing' | 'revoked';
+
+/**
+ * An open stream's place on this instance, counted against the limits until released.
+ * Its signal fires when the stream must end: its client went away (`end('closed')`),
+ * the hub closes, or its token was revoked; the reason says which.
+ */
+export class StreamSlot {
+  readonly #ended = new AbortController();
+  readonly #release: () => void;
+  #released = false;
+
+  constructor(release: () => void) {
+    this.#release = release;
+  }
+
+  get signal(): AbortSignal {
+    return this.#ended.signal;
+  }
+
+  end(reason: StreamEnd): void {
+    if (!this.#ended.signal.aborted) this.#ended.abort(reason);
+  }
+
+  /** Frees the place (once the stream has ended). */
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.#release();
+  }
+}
+
+const increment = (counts: Map<string, number>, key: string, by: number) => {
+  const count = (counts.get(key) ?? 0) + by;
+  if (count === 0) counts.delete(key);
+  else counts.set(key, count);
+};
 
 export class EventHub {
   readonly #db: Db;
@@ -59,7 +113,13 @@ export class EventHub {
   #tokenTimer: NodeJS.Timeout | undefined;
   #checkingTokens: Promise<void> | undefined;
   #unlisten: (() => Promise<void>) | undefined;
-  readonly #closing = new AbortController();
+  #closed = false;
+  /** The open streams, by account and by holder, for the limits and for ending them all at once. */
+  readonly #slots = new Set<StreamSlot>();
+  readonly #streamsByAccount = new Map<string, number>();
+  readonly #streamsByHolder = new Map<string, number>();
+  /** What endStreams waits for. */
+  readonly #streamsEnded: (() => void)[] = [];
 
   constructor(db: Db, options: EventHubOptions) {
     this.#db = db;
@@ -89,9 +149,54 @@ export class EventHub {
     return this.#horizon.settled;
   }
 
-  /** Fires when the hub closes: streams end on it. */
-  get closing(): AbortSignal {
-    return this.#closing.signal;
+  /** Streams open on this instance. */
+  get openStreams(): number {
+    return this.#slots.size;
+  }
+
+  /**
+   * A place for one more stream of the account held by `holder`, or a 429 past a limit
+   * (the holder's, the account's, the instance's: docs/behaviour.md §9). Release it once
+   * the stream has ended; `endStreams` and `close` end every stream holding one.
+   */
+  reserveStream(accountId: string, holder: StreamHolder): StreamSlot {
+    const refuse = (what: string, limit: number) =>
+      new ApiError(
+        429,
+        'too_many_requests',
+        `Too many open event streams ${what}: at most ${limit} at once; close one before opening another`,
+      );
+    if ((this.#streamsByHolder.get(holder.key) ?? 0) >= holder.limit)
+      throw refuse(`for this ${holder.name} on this instance`, holder.limit);
+    if ((this.#streamsByAccount.get(accountId) ?? 0) >= this.#options.streamsPerAccount)
+      throw refuse('for this account on this instance', this.#options.streamsPerAccount);
+    if (this.#slots.size >= this.#options.streamsPerInstance) throw refuse('on this instance', this.#options.streamsPerInstance);
+    increment(this.#streamsByAccount, accountId, 1);
+    increment(this.#streamsByHolder, holder.key, 1);
+    const slot = new StreamSlot(() => {
+      this.#slots.delete(slot);
+      increment(this.#streamsByAccount, accountId, -1);
+      increment(this.#streamsByHolder, holder.key, -1);
+      if (this.#slots.size === 0) for (const resolve of this.#streamsEnded.splice(0)) resolve();
+    });
+    this.#slots.add(slot);
+    // A stream opening while the server closes ends at once: its client reconnects, to another instance.
+    if (this.#closed) slot.end('closing');
+    return slot;
+  }
+
+  /** Ends every open stream; resolves once they have all ended (the server is closing: before it waits for open connections). */
+  async endStreams(): Promise<void> {
+    for (const slot of this.#slots) slot.end('closing');
+    if (this.#slots.size > 0) await new Promise<void>((resolve) => this.#streamsEnded.push(resolve));
+  }
+
+  /**
+   * Where a stream that starts now begins: the settled horizon once it covers every
+   * event handed out before the call (src/events/horizon.ts, settledEventId).
+   */
+  settledNow(): Promise<number> {
+    return settledEventId(this.#db);
   }
 
   /**
@@ -147,9 +252,10 @@ export class EventHub {
     };
   }
 
-  /** Stops listening and polling, and ends the streams (their `closing` signal fires). */
+  /** Stops listening and polling, and ends the streams. */
   async close(): Promise<void> {
-    this.#closing.abort();
+    this.#closed = true;
+    await this.endStreams();
     clearInterval(this.#safetyTimer);
     clearInterval(this.#tokenTimer);
     await this.#unlisten?.();
@@ -208,11 +314,11 @@ export class EventHub {
       const ready = [...this.#waiting].filter(([, through]) => through <= settled).map(([accountId]) => accountId);
       for (const accountId of ready) this.#waiting.delete(accountId);
       this.#wake(ready);
-      if (this.#waiting.size > 0 && !this.#closing.signal.aborted) {
+      if (this.#waiting.size > 0 && !this.#closed) {
         await sleep(STEP_RETRY_MS);
         this.#stepAgain = true;
       }
-    } while (this.#stepAgain && !this.#closing.signal.aborted);
+    } while (this.#stepAgain && !this.#closed);
   }
 
   #wake(accountIds: readonly string[]): void {

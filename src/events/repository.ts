@@ -4,6 +4,7 @@ export interface EventRow {
   id: number;
   type: string;
   account_id: string;
+  conversation_id: string | null;
   data: Record<string, unknown>;
   created_at: Date;
 }
@@ -32,7 +33,7 @@ export async function eventsAfter(
   limit: number,
 ): Promise<EventRow[]> {
   const { rows } = await db.query<EventRow>(
-    `select id, type, account_id, data, created_at from events
+    `select id, type, account_id, conversation_id, data, created_at from events
      where account_id = $1 and id > $2 and id <= $3 order by id limit $4`,
     [accountId, range.afterId, range.throughId, limit],
   );

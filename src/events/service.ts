@@ -1,36 +1,32 @@
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidArgument } from '../http/errors.ts';
 import { EVENT_TYPES } from './outbox.ts';
-import { newestEventId, settledEventId } from './horizon.ts';
+import { newestEventId } from './horizon.ts';
+import type { EventHub } from './hub.ts';
 
-export interface StreamRequest {
+/** Where a client asks its stream to start: EventSource's `Last-Event-ID` header, or a query parameter. */
+export interface StreamPosition {
   /** The `Last-Event-ID` header, sent by EventSource clients when they reconnect. */
   lastEventIdHeader: string | string[] | undefined;
   lastEventIdQuery: number | undefined;
-  /** Comma-separated event types. */
-  types: string | undefined;
-}
-
-export interface StreamStart {
-  afterId: number;
-  types: ReadonlySet<string> | null;
 }
 
 /**
- * Where a stream starts and what it sends. The header wins over the query: an
+ * The id after which a stream starts. The header wins over the query: an
  * EventSource reconnecting keeps its original URL but sends the newest id it saw.
+ * Without either, the stream starts with the events committed after this call.
+ * A malformed header is a 400.
  */
-export async function resolveStreamStart(deps: Pick<Deps, 'db'>, input: StreamRequest): Promise<StreamStart> {
-  const types = input.types === undefined ? null : parseTypes(input.types);
-  const header = input.lastEventIdHeader;
+export async function streamStart(deps: Pick<Deps, 'db'>, hub: EventHub, position: StreamPosition): Promise<number> {
+  const header = position.lastEventIdHeader;
   if (header !== undefined) {
     if (typeof header !== 'string' || !/^\s*\d{1,15}\s*$/.test(header)) {
       throw new ApiError(400, 'bad_request', 'The Last-Event-ID header must be one event id (a non-negative integer)');
     }
-    return { afterId: await resumeAfter(deps, Number(header)), types };
+    return resumeAfter(deps, hub, Number(header));
   }
-  if (input.lastEventIdQuery !== undefined) return { afterId: await resumeAfter(deps, input.lastEventIdQuery), types };
-  return { afterId: await settledEventId(deps.db), types };
+  if (position.lastEventIdQuery !== undefined) return resumeAfter(deps, hub, position.lastEventIdQuery);
+  return hub.settledNow();
 }
 
 /**
@@ -39,16 +35,18 @@ export async function resolveStreamStart(deps: Pick<Deps, 'db'>, input: StreamRe
  * caught up: such a stream starts at the newest event instead, as if no id was
  * given (docs/behaviour.md §10).
  */
-async function resumeAfter(deps: Pick<Deps, 'db'>, lastEventId: number): Promise<number> {
+async function resumeAfter(deps: Pick<Deps, 'db'>, hub: EventHub, lastEventId: number): Promise<number> {
   if (lastEventId <= (await newestEventId(deps.db))) return lastEventId;
-  return settledEventId(deps.db);
+  return hub.settledNow();
 }
 
-function parseTypes(list: string): ReadonlySet<string> {
+/** `?types=` of a stream: a comma-separated list of event types; an unknown one is a 422 naming the query parameter. */
+export function parseEventTypes(list: string | undefined, parameter = 'types'): ReadonlySet<string> | undefined {
+  if (list === undefined) return undefined;
   const types = list.split(',').map((type) => type.trim());
   const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
   if (unknown !== undefined) {
-    throw invalidArgument('types', 'enum', `must be a comma-separated list of: ${EVENT_TYPES.join(', ')} (got "${unknown}")`, 'query');
+    throw invalidArgument(parameter, 'enum', `must be a comma-separated list of: ${EVENT_TYPES.join(', ')} (got "${unknown}")`, 'query');
   }
   return new Set(types);
 }

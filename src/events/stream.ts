@@ -2,22 +2,22 @@ import type { ServerResponse } from 'node:http';
 import { once } from 'node:events';
 import type { Deps } from '../deps.ts';
 import { eventsAfter, toEventBody, type EventRow } from './repository.ts';
-import type { EventHub } from './hub.ts';
+import type { EventHub, StreamSlot } from './hub.ts';
+import { matchesFilter, type EventFilter } from './filter.ts';
 
 /** A comment line this often keeps proxies and clients from timing out an idle stream. */
 const KEEP_ALIVE_MS = 15_000;
 const BATCH_SIZE = 500;
 
 export interface StreamOptions {
-  accountId: string;
-  /** The caller's token: the stream ends once it is revoked. */
-  tokenId: string;
-  /** The stream sends events with ids above this one. */
+  /** Which events it sends. */
+  filter: EventFilter;
+  /** It sends the matching events with ids above this one (src/events/service.ts, streamStart). */
   afterId: number;
-  /** Event types to send; null sends every type. */
-  types: ReadonlySet<string> | null;
-  /** Ends the stream: the client went away. The stream also ends when the hub closes. */
-  signal: AbortSignal;
+  /** An API token whose revocation ends the stream; streams opened without one (the widget's visitors) have none. */
+  tokenId?: string;
+  /** Its place on the instance (EventHub.reserveStream): the stream ends when the slot's signal fires. */
+  slot: StreamSlot;
 }
 
 /** Messages already formatted: the streams of an account share the rows of one read (below). */
@@ -54,23 +54,23 @@ function sharedEventsAfter(db: Deps['db'], accountId: string, afterId: number, t
 }
 
 /**
- * Sends the account's events as they commit. The instance's hub wakes the stream
+ * Sends the filter's events as they commit. The instance's hub wakes the stream
  * when events of its account have settled (src/events/hub.ts); the stream then
  * reads the outbox up to the settled horizon, so moving its cursor past each
  * event read never skips a later commit, on any instance. No query while idle.
- * Returns when the signal fires, the hub closes or the token is revoked (or the
- * database fails), after ending the response.
+ * Returns when the slot's signal fires (the client went away, the hub closes, the
+ * token was revoked) or the database fails, after ending the response.
  */
 export async function streamEvents(deps: Pick<Deps, 'db'>, hub: EventHub, response: ServerResponse, options: StreamOptions): Promise<void> {
-  const revoked = new AbortController();
-  const stopWatching = hub.watchToken(options.accountId, options.tokenId, () => revoked.abort());
-  const signal = AbortSignal.any([options.signal, hub.closing, revoked.signal]);
+  const { filter, slot } = options;
+  const signal = slot.signal;
+  const stopWatching = options.tokenId ? hub.watchToken(filter.accountId, options.tokenId, () => slot.end('revoked')) : () => undefined;
   let cursor = options.afterId;
   let lastWriteAt = Date.now();
   // Subscribed before the first read, so no event settles unseen in between.
   let woken = true;
   let wakeUp: (() => void) | undefined;
-  const unsubscribe = hub.subscribe(options.accountId, () => {
+  const unsubscribe = hub.subscribe(filter.accountId, () => {
     woken = true;
     wakeUp?.();
   });
@@ -78,10 +78,10 @@ export async function streamEvents(deps: Pick<Deps, 'db'>, hub: EventHub, respon
     while (!signal.aborted) {
       while (woken) {
         woken = false;
-        const batch = await sharedEventsAfter(deps.db, options.accountId, cursor, hub.settled);
+        const batch = await sharedEventsAfter(deps.db, filter.accountId, cursor, hub.settled);
         for (const row of batch) {
           cursor = row.id;
-          if (options.types && !options.types.has(row.type)) continue;
+          if (!matchesFilter(filter, row)) continue;
           lastWriteAt = Date.now();
           // A slow reader: wait for its buffer to drain rather than pile up memory.
           if (!response.write(formatEvent(row))) await once(response, 'drain', { signal });
@@ -111,6 +111,6 @@ export async function streamEvents(deps: Pick<Deps, 'db'>, hub: EventHub, respon
     unsubscribe();
     stopWatching();
     // A client that reconnects with a revoked token gets a 401.
-    response.end(revoked.signal.aborted ? ': token revoked\n\n' : undefined);
+    response.end(signal.reason === 'revoked' ? ': token revoked\n\n' : undefined);
   }
 }

@@ -105,16 +105,16 @@ export async function claimDueDeliveries(
        where d.account_id = c.account_id and d.webhook_id = c.webhook_id and d.event_id = c.event_id
        returning d.account_id, d.webhook_id, d.event_id, d.attempts, d.queued_at
      )
-     select c.account_id, c.webhook_id, c.event_id, c.attempts, c.queued_at, w.url, w.secret, e.type, e.data, e.created_at
+     select c.account_id, c.webhook_id, c.event_id, c.attempts, c.queued_at, w.url, w.secret, e.type, e.conversation_id, e.data, e.created_at
      from claimed c
      join webhooks w on w.account_id = c.account_id and w.id = c.webhook_id
      join events e on e.account_id = c.account_id and e.id = c.event_id
      order by c.queued_at, c.event_id`,
     [now, leasedUntil, limits.limit, limits.perWebhook],
   );
-  return rows.map(({ type, data, created_at, ...delivery }) => ({
+  return rows.map(({ type, conversation_id, data, created_at, ...delivery }) => ({
     ...delivery,
-    event: { id: delivery.event_id, account_id: delivery.account_id, type, data, created_at },
+    event: { id: delivery.event_id, account_id: delivery.account_id, type, conversation_id, data, created_at },
   }));
 }
 
