@@ -4,7 +4,7 @@
  * Starts the real server (`node bin/chat-service.js serve`), runs writers against it
  * (create a conversation, then add messages to it), kills it with SIGKILL at a random
  * moment, restarts it on the same storage, and checks that:
- * - it starts again: on PGlite the lock file left by the dead process is taken over;
+ * - it starts again: on PGlite the lock claim left by the dead process is removed;
  * - every write answered 200 is there (each conversation with at least its
  *   acknowledged messages);
  * - nothing else is: a write whose answer never came (in flight at the kill) may or
@@ -14,9 +14,8 @@
  * is set, PostgreSQL (a fresh database). CRASH_SEED repeats a run's kill delays.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { openDb } from '../src/db/db.ts';
+import { directoryClaims } from '../src/db/lock.ts';
 import { freshPostgresDatabase, startServe, tempDataDir, type ServeProcess, type Storage } from '../src/test/processes.ts';
 
 const KILLS = 10;
@@ -145,13 +144,8 @@ async function verify(api: Api, conversations: Iterable<Conversation>, ledger: L
   }
 }
 
-function lockPid(dataDir: string): number | null {
-  try {
-    return Number(readFileSync(path.join(dataDir, 'chat-service.lock'), 'utf8').trim());
-  } catch {
-    return null;
-  }
-}
+/** The PIDs of the claims on the directory's lock (src/db/lock.ts). */
+const lockPids = (dataDir: string) => directoryClaims(dataDir).map((claim) => claim.pid);
 
 async function countConversations(storage: Storage, accountId: string): Promise<number> {
   const db = await openDb(storage.env.DATABASE_URL ? { databaseUrl: storage.env.DATABASE_URL } : { dataDir: storage.env.DATA_DIR });
@@ -195,11 +189,11 @@ async function crashEngine(engine: 'pglite' | 'postgres', storage: Storage): Pro
     stopped = true;
     await Promise.all(writers);
     if (dataDir) {
-      assert.equal(lockPid(dataDir), server.pid, 'the killed server left its lock file');
+      assert.deepEqual(lockPids(dataDir), [server.pid], 'the killed server left its claim');
       staleLocks++;
     }
     server = await startServe(env);
-    if (dataDir) assert.equal(lockPid(dataDir), server.pid, 'the restarted server took the stale lock over');
+    if (dataDir) assert.deepEqual(lockPids(dataDir), [server.pid], 'the restarted server removed the stale claim and holds its own');
     api = new Api(server.url, token);
     // This run's writes now; every run's once more at the end, after all the crashes.
     await verify(
