@@ -51,8 +51,8 @@ function parseRangeEnd(value: string | null | undefined, path: string, problems:
     problems.add(path, 'format', 'must be a real date and time, YYYY-MM-DDTHH:MM:SS');
     return null;
   }
-  // Inclusive at the precision given: `23:59:59` covers that whole second.
-  const precisionMs = fraction ? 1 : 1000;
+  // Inclusive at the precision given: `23:59:59` covers that whole second, `23:59:59.5` that tenth (fraction includes its dot).
+  const precisionMs = fraction ? 10 ** (4 - fraction.length) : 1000;
   if (!zone) return { local: value, precisionMs };
   const at = new Date(value);
   if (Number.isNaN(at.getTime())) {

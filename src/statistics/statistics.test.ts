@@ -636,6 +636,17 @@ describe('POST /v2/statistics: time zones', () => {
     assert.equal(await count('2024-05-06T09:00:00.000', '2024-05-06T09:59:59.999'), 0);
   });
 
+  it('reads a range end with a fraction as inclusive at the precision given: .5 to the end of that tenth', async () => {
+    const account = await conversationsAt(['2024-05-06T08:00:59.550Z', '2024-05-06T08:00:59.600Z', '2024-05-06T08:00:59.505Z']);
+    const count = async (to: string) =>
+      (await stats(account, { n: { name: 'new_conversation', range: { from: '2024-05-06T08:00:00Z', to } } })).body.n.count;
+    assert.equal(await count('2024-05-06T08:00:59.5Z'), 2, 'through .599: .505 and .550');
+    assert.equal(await count('2024-05-06T08:00:59.50Z'), 1, 'through .509: .505');
+    assert.equal(await count('2024-05-06T08:00:59.505Z'), 1, 'through .505');
+    assert.equal(await count('2024-05-06T08:00:59.504Z'), 0);
+    assert.equal(await count('2024-05-06T08:00:59.5'), 2, 'a local end too');
+  });
+
   it('resolves local times in a daylight-saving gap or overlap as PostgreSQL does', async () => {
     // 2024-03-31 02:30 does not exist in Prague: read with the offset before the change (= 01:30Z).
     // 2024-10-27 02:30 happens twice: read with the offset after the change (= 01:30Z, the later one).
