@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { Queryable, Transaction } from '../db/db.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
+import { instantOutOfRange } from '../http/instants.ts';
 import { newId } from '../ids.ts';
 import { recordEvent, recordEvents, type EventType, type NewEvent } from '../events/outbox.ts';
 import { agentAvailable } from '../agents/repository.ts';
@@ -162,6 +163,8 @@ function pastTime(value: string, path: string, now: Date): Date {
   // The schema's date-time format admits what Date cannot hold (a leap second, 23:59:60).
   if (Number.isNaN(at.getTime())) throw invalidArgument(path, 'format', 'must be a valid date-time');
   if (at.getTime() > now.getTime()) throw invalidArgument(path, 'formatMaximum', 'must not be in the future');
+  const outside = instantOutOfRange(at);
+  if (outside) throw invalidArgument(path, outside.code, outside.message);
   return at;
 }
 

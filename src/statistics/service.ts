@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
+import { instantOutOfRange } from '../http/instants.ts';
 import { formatBucketStart, type BucketStart } from './format.ts';
 import { DEFAULT_FORMATS, FIELDS, METRICS, type DateInterval, type Field, type MetricName } from './metrics.ts';
 import { isKnownTimeZone } from '../db/time-zones.ts';
@@ -255,6 +256,13 @@ export async function computeStatistics(
   const resolvedPlans: ResolvedPlan[] = plans.map((plan) => {
     const fromAt = instantOf(plan.from);
     const toAt = instantOf(plan.to);
+    for (const [end, at] of [
+      ['from', fromAt],
+      ['to', toAt],
+    ] as const) {
+      const outside = at && instantOutOfRange(at);
+      if (outside) problems.add(`${plan.key}.range.${end}`, outside.code, outside.message);
+    }
     const untilAt = toAt && new Date(toAt.getTime() + plan.to!.precisionMs);
     if (fromAt && untilAt && fromAt >= untilAt) problems.add(`${plan.key}.range.to`, 'minimum', 'must not be before range.from');
     return { ...plan, fromAt, untilAt };
