@@ -235,6 +235,23 @@ describe('parameters', () => {
     await rejects('totals', 'from=2024-03-05T00:00:00Z', /^from must be a date/);
   });
 
+  it('rejects parameters holding a NUL character as any bad parameter: 400 invalid_parameters, naming it', async () => {
+    await rejects('overview', 'interval=%00', /^interval must not contain the NUL character \(U\+0000\)$/);
+    await rejects('agents', 'interval=day%00', /^interval must not contain the NUL character/);
+    await rejects('totals', 'from=%00', /^from must not contain the NUL character/);
+    await rejects('totals', 'group=a%00b', /^group must not contain the NUL character/);
+    const json = await t.client().request({
+      method: 'POST',
+      url: '/stats/overview',
+      payload: JSON.stringify({ apiKey, interval: '\u0000' }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.deepEqual(
+      [json.status, json.body],
+      [400, { success: false, error: { code: 'invalid_parameters', message: 'interval must not contain the NUL character (U+0000)' } }],
+    );
+  });
+
   it('rejects from after to, and ranges over 3660 days', async () => {
     await rejects('totals', 'from=2024-03-06&to=2024-03-05', /^from \(2024-03-06\) must not be after to \(2024-03-05\)$/);
     await rejects('overview', 'from=2000-01-01&to=2024-03-05', /^from must be at most 3660 days before to$/);

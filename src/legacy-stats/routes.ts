@@ -47,9 +47,19 @@ function invalidParameters(error: FastifyError): ApiError {
 
 const MEDIA_TYPE_MESSAGE = 'Unsupported content type; send application/x-www-form-urlencoded or application/json';
 
+/**
+ * The service-wide check for text the database cannot store (src/http/error-handler.ts) answers 422
+ * invalid_arguments; on these routes a parameter holding a NUL is a bad parameter like any other:
+ * 400 invalid_parameters, naming it (docs/behaviour.md §7).
+ */
+function asBadParameter(error: ApiError | undefined): ApiError | undefined {
+  const [first] = error?.code === 'invalid_arguments' ? (error.errors ?? []) : [];
+  return first ? new ApiError(400, 'invalid_parameters', first.message) : error;
+}
+
 /** The legacy error body, `{success:false, error:{code, message}}`, for every failure on these routes. */
 function sendLegacyError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const apiError = error.validation ? invalidParameters(error) : toApiError(error);
+  const apiError = error.validation ? invalidParameters(error) : asBadParameter(toApiError(error));
   if (!apiError || apiError.status >= 500) request.log.error({ err: error }, apiError ? 'request failed' : 'unexpected error');
   if (!apiError) {
     return reply.code(500).send({
