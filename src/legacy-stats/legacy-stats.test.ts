@@ -770,6 +770,31 @@ describe('counters', () => {
     assert.deepEqual(body.agents, [{ userId: Number(quiet.agentIds[0]), nickname: 'Dan', ...ZERO_AGENT }]);
   });
 
+  it('refuses an agents export of more than 50,000 records (units × agents) with 400, naming the sizes', async () => {
+    const many = await world(
+      'UTC',
+      Array.from({ length: 14 }, (_, i) => `Agent ${i}`),
+    );
+    // Ten years by day: 3,652 days × 14 agents = 51,128 records.
+    const refused = await t.client().get(`/stats/agents?apiKey=${many.account.apiKey}&from=2014-01-01&to=2023-12-31&interval=day`);
+    assert.deepEqual(
+      [refused.status, refused.body],
+      [
+        400,
+        {
+          success: false,
+          error: {
+            code: 'invalid_parameters',
+            message:
+              'from must leave at most 50,000 records (units × agents): 2014-01-01..2023-12-31 by day would give 3,652 × 14 = 51,128; ask for a shorter range or a longer interval',
+          },
+        },
+      ],
+    );
+    const days = await stats('agents', { apiKey: many.account.apiKey, from: '2024-01-01', to: '2024-02-29', interval: 'day' });
+    assert.equal(days.records.length, 60 * 14);
+  });
+
   it('answers GET and POST alike', async () => {
     for (const path of ['totals', 'overview', 'agents']) {
       const parameters = { from: '2024-03-04', to: '2024-03-06', ...(path === 'totals' ? {} : { interval: 'week' }) };

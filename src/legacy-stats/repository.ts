@@ -204,20 +204,23 @@ export const byUnit = (scope: StatsScope, interval: Interval, select: string, de
       ${select}`;
   });
 
-/** The deleted agents who wrote in a chat the scope counts (the agents export lists them in every unit). */
-const deletedWritersStatement = (scope: StatsScope) =>
+/** The agents the agents export lists in every unit: how many live ones, and the deleted ones who wrote in a chat the scope counts. */
+const listedAgentsStatement = (scope: StatsScope) =>
   statement(
     scope,
     (_params, p) => `
       with ${rangeCte(p)}
-      select a.id from agents a, range r
-      where a.account_id = ${p.account} and a.deleted_at is not null
-        and exists (
-          select 1 from conversations c
-          join messages m on m.account_id = c.account_id and m.conversation_id = c.id
-          where c.account_id = a.account_id and c.created_at >= r.starts_at and c.created_at < r.ends_at
-            and (${p.group}::text is null or c.group_id = ${p.group})
-            and m.type = 'message' and m.sub_type = 'agent' and m.agent_id = a.id)`,
+      select (select count(*) from agents a where a.account_id = ${p.account} and a.deleted_at is null) as live,
+             array(
+               select a.id from agents a, range r
+               where a.account_id = ${p.account} and a.deleted_at is not null
+                 and exists (
+                   select 1 from conversations c
+                   join messages m on m.account_id = c.account_id and m.conversation_id = c.id
+                   where c.account_id = a.account_id and c.created_at >= r.starts_at and c.created_at < r.ends_at
+                     and (${p.group}::text is null or c.group_id = ${p.group})
+                     and m.type = 'message' and m.sub_type = 'agent' and m.agent_id = a.id)
+               order by a.id) as deleted_writers`,
   );
 
 const DAY_MS = 86_400_000;
@@ -238,6 +241,13 @@ function nextUnit(unitStart: number, interval: Interval): number {
   if (interval === 'week') return unitStart + 7 * DAY_MS;
   const at = new Date(unitStart);
   return Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1);
+}
+
+/** How many units (days, weeks, months) overlap the scope's days: the records of the overview export, per agent of the agents export. */
+export function unitCount(scope: StatsScope, interval: Interval): number {
+  let units = 0;
+  for (let start = unitStartOf(dayOf(scope.from), interval); start <= dayOf(scope.to); start = nextUnit(start, interval)) units++;
+  return units;
 }
 
 /** Each statement of a chunked export covers whole units spanning at least this many days (a month, four weeks). */
@@ -296,9 +306,35 @@ export async function totals(db: Db, scope: StatsScope): Promise<{ overview: Ove
   return { overview, agents };
 }
 
-/** The records of every chunk, in order; each chunk is a statement of its own. */
-async function chunkedRecords<R>(chunks: StatsScope[], runChunk: (chunk: StatsScope) => Promise<R[]>): Promise<R[]> {
-  return (await Promise.all(chunks.map(runChunk))).flat();
+/**
+ * Statements of one export running at once. Its chunks queue in the heavy lane anyway (at most 5 of
+ * PostgreSQL's connections, PGlite's one); started all at once, a ten-year export by day held 130
+ * statements and their results in flight, and took every heavy turn from other exports meanwhile.
+ */
+export const CHUNK_CONCURRENCY = 2;
+
+/** The records of every chunk, in order; each chunk is a statement of its own, at most `concurrency` at once. */
+export async function chunkedRecords<C, R>(
+  chunks: C[],
+  runChunk: (chunk: C) => Promise<R[]>,
+  concurrency = CHUNK_CONCURRENCY,
+): Promise<R[]> {
+  const results: R[][] = [];
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < chunks.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await runChunk(chunks[i]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  return results.flat();
 }
 
 export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
@@ -307,11 +343,15 @@ export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): 
   );
 }
 
-export async function agentRecords(db: Db, scope: StatsScope, interval: Interval): Promise<AgentRecord[]> {
-  // A deleted agent who wrote anywhere in the range is listed in every unit, also in the chunks it wrote nothing in.
-  const chunks = chunkScopes(scope, interval);
-  const deletedWriters = chunks.length > 1 ? (await run<{ id: string }>(db, deletedWritersStatement(scope))).map((row) => row.id) : [];
-  return chunkedRecords(chunks, (chunk) =>
+/** The agents the agents export of `scope` lists in every unit: the number of live ones, and the deleted ones who wrote. */
+export async function listedAgents(db: Db, scope: StatsScope): Promise<{ live: number; deletedWriters: string[] }> {
+  const [row] = await run<{ live: number; deleted_writers: string[] }>(db, listedAgentsStatement(scope));
+  return { live: row.live, deletedWriters: row.deleted_writers };
+}
+
+/** `deletedWriters` (listedAgents): a deleted agent who wrote anywhere in the range is listed in every unit, also in the chunks it wrote nothing in. */
+export function agentRecords(db: Db, scope: StatsScope, interval: Interval, deletedWriters: string[]): Promise<AgentRecord[]> {
+  return chunkedRecords(chunkScopes(scope, interval), (chunk) =>
     run<AgentRecord>(db, byUnit(chunk, interval, 'select * from agent_rows order by "unitId", "userId"', deletedWriters)),
   );
 }

@@ -21,6 +21,11 @@ export interface DayRange {
 const DEFAULT_DAYS = 30;
 /** Longest range, so one request cannot ask for millions of daily records. */
 export const MAX_DAYS = 3660;
+/**
+ * Most records of one agents export (units × agents listed), as statistics caps its buckets: the answer is
+ * built in memory (about 600 bytes of JSON a record). A year by day for 136 agents, by month for 4,000.
+ */
+export const MAX_AGENT_RECORDS = 50_000;
 const DAY_MS = 86_400_000;
 
 export const invalidParameter = (name: string, problem: string) => new ApiError(400, 'invalid_parameters', `${name} ${problem}`);
@@ -98,5 +103,16 @@ export async function agents(
   parameters: Parameters,
 ): Promise<{ interval: DayRange; records: AgentRecord[] }> {
   const { range, scope } = await scopeOf(deps, account, parameters);
-  return { interval: range, records: await repo.agentRecords(deps.db, scope, intervalOf(parameters)) };
+  const interval = intervalOf(parameters);
+  const { live, deletedWriters } = await repo.listedAgents(deps.db, scope);
+  const units = repo.unitCount(scope, interval);
+  const records = units * (live + deletedWriters.length);
+  if (records > MAX_AGENT_RECORDS) {
+    throw invalidParameter(
+      'from',
+      `must leave at most ${MAX_AGENT_RECORDS.toLocaleString('en')} records (units × agents): ${range.from}..${range.to} by ${interval} ` +
+        `would give ${units.toLocaleString('en')} × ${live + deletedWriters.length} = ${records.toLocaleString('en')}; ask for a shorter range or a longer interval`,
+    );
+  }
+  return { interval: range, records: await repo.agentRecords(deps.db, scope, interval, deletedWriters) };
 }

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { byUnit, chunkScopes, totalsStatement, type StatsScope } from './repository.ts';
+import { byUnit, chunkedRecords, chunkScopes, CHUNK_CONCURRENCY, totalsStatement, unitCount, type StatsScope } from './repository.ts';
 import { INTERVALS } from './schema.ts';
 
 const scope: StatsScope = { accountId: 'acc1', timezone: 'Europe/Prague', from: '2024-03-01', to: '2024-03-31', group: null };
@@ -68,5 +68,55 @@ describe('chunks of a long export', () => {
       }
       if (interval === 'week') assert.ok(chunks.slice(1, -1).every((c) => (Date.parse(c.to) - Date.parse(c.from)) / 86_400_000 === 27));
     }
+  });
+});
+
+describe('running the chunks of a long export', () => {
+  it(`runs at most ${CHUNK_CONCURRENCY} chunks at once and keeps their records in order`, async () => {
+    let running = 0;
+    let most = 0;
+    const records = await chunkedRecords(
+      Array.from({ length: 40 }, (_, i) => i),
+      async (chunk) => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, chunk % 3));
+        running--;
+        return [chunk * 2, chunk * 2 + 1];
+      },
+    );
+    assert.equal(most, CHUNK_CONCURRENCY);
+    assert.deepEqual(
+      records,
+      Array.from({ length: 80 }, (_, i) => i),
+    );
+  });
+
+  it('starts no chunk after one failed, and fails with its error', async () => {
+    const started: number[] = [];
+    await assert.rejects(
+      chunkedRecords(
+        Array.from({ length: 10 }, (_, i) => i),
+        async (chunk) => {
+          started.push(chunk);
+          if (chunk === 2) throw new Error('chunk 2 failed');
+          return [chunk];
+        },
+      ),
+      /chunk 2 failed/,
+    );
+    assert.ok(started.length <= 2 + CHUNK_CONCURRENCY, started.join(','));
+  });
+});
+
+describe('units of an export', () => {
+  it('counts every unit the range overlaps', () => {
+    const units = (from: string, to: string, interval: 'day' | 'week' | 'month') => unitCount({ ...scope, from, to }, interval);
+    assert.equal(units('2024-01-01', '2024-12-31', 'day'), 366);
+    assert.equal(units('2024-01-01', '2024-12-31', 'month'), 12);
+    assert.equal(units('2024-01-31', '2024-02-01', 'month'), 2);
+    // 2024-01-01 is a Monday; 2024-12-31 a Tuesday, in the week of 2024-12-30.
+    assert.equal(units('2024-01-01', '2024-12-31', 'week'), 53);
+    assert.equal(units('2024-01-07', '2024-01-08', 'week'), 2);
+    assert.equal(units('2024-03-05', '2024-03-05', 'day'), 1);
   });
 });
