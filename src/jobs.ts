@@ -6,7 +6,7 @@ import { closeIdleConversations } from './conversations/inactivity.ts';
 import { deleteExpiredUploads } from './uploads/retention.ts';
 import { deleteOldEvents } from './events/retention.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency/service.ts';
-import { maintainTables } from './db/maintenance.ts';
+import { maintainTables, maintenanceSettings, maintenanceWarning } from './db/maintenance.ts';
 import { measuredJob } from './metrics/metrics.ts';
 
 export interface BackgroundJobs {
@@ -15,8 +15,12 @@ export interface BackgroundJobs {
 
 /** How often idle conversations are looked for: a close lands at most this late (finished_at is exact anyway). */
 const INACTIVITY_INTERVAL_MS = 15_000;
-/** How often PGlite's tables are checked for ANALYZE/VACUUM (autovacuum's default naptime). */
-const MAINTENANCE_INTERVAL_MS = 60_000;
+/**
+ * How often the tables are checked for ANALYZE/VACUUM: a sixth of autovacuum's default naptime,
+ * since until a growing table is first analyzed, connections keep plans made when it was empty
+ * (src/db/maintenance.ts). A pass with nothing due is one query on the statistics views.
+ */
+const MAINTENANCE_INTERVAL_MS = 10_000;
 /** How often the retention passes run. */
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -24,9 +28,15 @@ const RETENTION_INTERVAL_MS = 10 * 60_000;
  * Runs `pass` every `intervalMs` (never two at once in this instance); returns a
  * stop function that waits for a running pass.
  */
-function every(intervalMs: number, pass: () => Promise<number>, log: FastifyBaseLogger, what: string): () => Promise<void> {
+function every(
+  intervalMs: number,
+  pass: () => Promise<number>,
+  log: FastifyBaseLogger,
+  what: string,
+  { atStart = false } = {},
+): () => Promise<void> {
   let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
+  const run = () => {
     if (running) return;
     running = pass()
       .then((count) => {
@@ -34,8 +44,10 @@ function every(intervalMs: number, pass: () => Promise<number>, log: FastifyBase
       })
       .catch((error) => log.error({ err: error }, `${what}: failed`))
       .finally(() => (running = undefined));
-  }, intervalMs);
+  };
+  const timer = setInterval(run, intervalMs);
   timer.unref();
+  if (atStart) run();
   return async () => {
     clearInterval(timer);
     await running;
@@ -85,13 +97,23 @@ export function startBackgroundJobs(deps: Deps, events: EventHub, log: FastifyBa
       'deleted expired idempotency keys',
     ),
   );
-  // PGlite has no autovacuum: without this, statistics queries slow down as data grows.
+  // PGlite has no autovacuum, and a PostgreSQL server may run without it: the planner's statistics
+  // would stay those of the first minutes (src/db/maintenance.ts). A pass at start too: a restart may
+  // find statistics left stale by a server without autovacuum.
+  let warned = false;
   stops.push(
     every(
       MAINTENANCE_INTERVAL_MS,
-      job('pglite_maintenance', () => maintainTables(deps.db)),
+      job('table_maintenance', async () => {
+        const settings = await maintenanceSettings(deps.db);
+        const warning = warned ? null : maintenanceWarning(settings);
+        warned = true;
+        if (warning) log.warn(warning);
+        return maintainTables(deps.db, settings);
+      }),
       log,
-      'analyzed tables (PGlite maintenance)',
+      'analyzed or vacuumed tables (table maintenance)',
+      { atStart: true },
     ),
   );
   return {

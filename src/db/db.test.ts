@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError } from './db.ts';
-import { maintainTables } from './maintenance.ts';
 import { freshStorage } from '../test/processes.ts';
 import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
@@ -131,6 +130,27 @@ it('starts small statements before queued heavy ones', async () => {
   assert.deepEqual(order, ['small', 'heavy']);
 });
 
+it('gives a heavy statement its turn while small ones keep every connection busy without pause', { timeout: 120_000 }, async () => {
+  // Writers at many connections: the small queue is never empty. Table maintenance (heavy, without timeout) must still run.
+  const connections = t.db.engine === 'pglite' ? 1 : POSTGRES_CONNECTIONS;
+  let heavyDone = false;
+  let smallAfterHeavyQueued = 0;
+  let heavyQueued = false;
+  const writer = async () => {
+    while (!heavyDone) {
+      await t.db.query('select pg_sleep(0.005)');
+      if (heavyQueued && !heavyDone) smallAfterHeavyQueued++;
+    }
+  };
+  const writers = Array.from({ length: 2 * connections }, writer);
+  await sleep(100);
+  heavyQueued = true;
+  await t.db.maintenance.query('select 1');
+  heavyDone = true;
+  await Promise.all(writers);
+  assert.ok(smallAfterHeavyQueued > connections, 'small statements kept starting while the heavy one waited');
+});
+
 it('fails a heavy statement that waits or runs past HEAVY_QUERY_TIMEOUT_MS, and keeps working', async () => {
   const occupied = occupyConnections(4);
   await assert.rejects(t.db.heavy.query('select 1'), (error) => error instanceof QueryTimeoutError && error.timeoutMs === HEAVY_TIMEOUT_MS);
@@ -190,26 +210,4 @@ it('answers /readyz and /healthz while every connection is busy', async () => {
   await occupied;
   assert.deepEqual([ready.status, health.status], [200, 200]);
   assert.deepEqual(order, ['answered', 'connections free']);
-});
-
-it("analyzes PGlite tables changed past autovacuum's threshold (PostgreSQL keeps its own autovacuum)", async () => {
-  const account = await t.account();
-  await t.db.query("insert into tags (account_id, id, name) select $1, 'tg' || g, 'tag ' || g from generate_series(1, 300) g", [
-    account.accountId,
-  ]);
-  await t.db.query('select pg_stat_force_next_flush()');
-  const lastAnalyze = async () =>
-    (
-      await t.db.query<{ at: Date | null }>(
-        "select coalesce(last_analyze, last_autoanalyze) as at from pg_stat_user_tables where relname = 'tags'",
-      )
-    ).rows[0].at;
-  const before = await lastAnalyze();
-  const maintained = await maintainTables(t.db);
-  if (t.db.engine === 'pglite') {
-    assert.ok(maintained >= 1);
-    assert.ok((await lastAnalyze())! > (before ?? new Date(0)));
-  } else {
-    assert.equal(maintained, 0);
-  }
 });

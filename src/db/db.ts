@@ -48,6 +48,12 @@ export interface Db extends Queryable {
    * HEAVY_QUERY_TIMEOUT_MS, waiting included (docs/behaviour.md §10).
    */
   readonly heavy: Db;
+  /**
+   * The heavy lane without HEAVY_QUERY_TIMEOUT_MS, for table maintenance (src/db/maintenance.ts):
+   * it yields to small work like any heavy statement, and a first VACUUM of a large table must
+   * finish however long it takes.
+   */
+  readonly maintenance: Db;
   /** Resolves when the database answers, without queueing behind running work (for /readyz). */
   ping(): Promise<void>;
   /** The connections and the queues in front of them right now, for the metrics (src/metrics/db.ts). */
@@ -228,15 +234,32 @@ interface Session {
 }
 
 /**
+ * How long a heavy statement waits at most while small ones keep starting ahead of it: under a
+ * sustained stream of small work (writes at many connections) queued small work is never gone,
+ * and without a bound the heavy lane (statistics, the legacy export, table maintenance) would
+ * never get a turn.
+ */
+export const HEAVY_MAX_WAIT_MS = 1000;
+
+interface Queued {
+  start: () => void;
+  /** When it was queued (performance.now()), and how many small statements had started by then. */
+  queuedAt: number;
+  smallStartsBefore: number;
+}
+
+/**
  * Admits work onto the connections: at most `capacity` at once (the pool's size, so the
  * pool itself never queues), at most `heavyCapacity` of them heavy, and queued small work
- * always before queued heavy work. On PGlite's one connection this is what keeps a health
- * check or a GET from waiting behind a queue of statistics requests.
+ * before queued heavy work, except that a heavy statement that has waited HEAVY_MAX_WAIT_MS
+ * while small ones started goes next. On PGlite's one connection this is what keeps a health
+ * check or a GET from waiting behind a queue of statistics requests, without starving them.
  */
 class Lanes {
   #active = 0;
   #activeHeavy = 0;
-  readonly #queued = { small: [] as (() => void)[], heavy: [] as (() => void)[] };
+  #smallStarts = 0;
+  readonly #queued = { small: [] as Queued[], heavy: [] as Queued[] };
 
   constructor(
     readonly capacity: number,
@@ -264,6 +287,7 @@ class Lanes {
         signal?.removeEventListener('abort', abandon);
         this.#active++;
         if (heavy) this.#activeHeavy++;
+        else this.#smallStarts++;
         let released = false;
         resolve(() => {
           if (released) return;
@@ -273,22 +297,32 @@ class Lanes {
           this.#dispatch();
         });
       };
+      const entry: Queued = { start, queuedAt: performance.now(), smallStartsBefore: this.#smallStarts };
       const abandon = () => {
-        queue.splice(queue.indexOf(start), 1);
+        queue.splice(queue.indexOf(entry), 1);
         reject(signal?.reason);
       };
       if (signal?.aborted) return reject(signal.reason);
       signal?.addEventListener('abort', abandon, { once: true });
-      queue.push(start);
+      queue.push(entry);
       this.#dispatch();
     });
   }
 
   #dispatch(): void {
     while (this.#active < this.capacity) {
-      const next = this.#queued.small.shift() ?? (this.#activeHeavy < this.heavyCapacity ? this.#queued.heavy.shift() : undefined);
+      const heavyTurn = this.#activeHeavy < this.heavyCapacity;
+      const [oldestHeavy] = this.#queued.heavy;
+      const overdue =
+        oldestHeavy !== undefined &&
+        this.#smallStarts > oldestHeavy.smallStartsBefore &&
+        performance.now() - oldestHeavy.queuedAt >= HEAVY_MAX_WAIT_MS;
+      const next =
+        (heavyTurn && overdue ? this.#queued.heavy.shift() : undefined) ??
+        this.#queued.small.shift() ??
+        (heavyTurn ? this.#queued.heavy.shift() : undefined);
       if (!next) return;
-      next();
+      next.start();
     }
   }
 }
@@ -322,9 +356,8 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
   /** The last way the database failed to answer, cleared by any answer; what /readyz reports while all connections are busy. */
   let unreachable: Error | undefined;
 
-  /** Runs fn on a connection of its own once the lanes admit it; a heavy turn is bounded by the timeout. */
-  async function withClient<T>(heavy: boolean, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const timeoutMs = heavy ? heavyTimeoutMs : undefined;
+  /** Runs fn on a connection of its own once the lanes admit it, bounded by `timeoutMs` when given. */
+  async function withClient<T>(heavy: boolean, timeoutMs: number | undefined, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const deadline = timeoutMs === undefined ? 0 : Date.now() + timeoutMs;
     const release = await lanes.acquire(heavy, signal).catch((error) => {
@@ -359,12 +392,12 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
     }
   }
 
-  function view(heavy: boolean): Db {
+  function view(heavy: boolean, timeoutMs: number | undefined): Db {
     const db: Db = {
       engine,
-      query: (sql, params) => withClient(heavy, (client) => client.query(preparedQuery(sql, params as unknown[])) as never),
+      query: (sql, params) => withClient(heavy, timeoutMs, (client) => client.query(preparedQuery(sql, params as unknown[])) as never),
       transaction: (fn) =>
-        withClient(heavy, async (client) => {
+        withClient(heavy, timeoutMs, async (client) => {
           const notifications: [string, string][] = [];
           try {
             await client.query('begin');
@@ -383,6 +416,9 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
       get heavy() {
         return heavyView;
       },
+      get maintenance() {
+        return maintenanceView;
+      },
       async ping() {
         if (lanes.busy) {
           if (unreachable) throw unreachable;
@@ -399,8 +435,9 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
     };
     return db;
   }
-  const smallView = view(false);
-  const heavyView = view(true);
+  const smallView = view(false, undefined);
+  const heavyView = view(true, heavyTimeoutMs);
+  const maintenanceView = view(true, undefined);
   notifier.attach(smallView);
   return smallView;
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { Db, Queryable } from './db.ts';
-import { analyzeAll } from './maintenance.ts';
+import { analyzeTablesWithRows } from './maintenance.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant works; it keeps two instances starting at once from migrating together.
@@ -29,8 +29,8 @@ export function migrationFiles(): string[] {
  */
 export async function migrate(db: Db): Promise<string[]> {
   const applied = await applyPending(db);
-  // New tables, columns and indexes (expression indexes have statistics of their own) are planned from fresh statistics.
-  if (applied.length > 0) await analyzeAll(db);
+  // New columns and indexes of tables with rows (expression indexes have statistics of their own) are planned from fresh statistics.
+  if (applied.length > 0) await analyzeTablesWithRows(db);
   return applied;
 }
 

@@ -28,15 +28,21 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
     .option('--seed <seed>', 'seed of the generator: the same seed gives the same history', 'demo')
     .action(async (options: DemoDataCliOptions) => {
       const settings = config();
-      const [{ default: cliProgress }, { openDb }, { migrate }, { analyzeAll }, { createAccount, requireAccount }, { generateDemoData }] =
-        await Promise.all([
-          import('cli-progress'),
-          import('../db/db.ts'),
-          import('../db/migrate.ts'),
-          import('../db/maintenance.ts'),
-          import('../accounts/service.ts'),
-          import('./service.ts'),
-        ]);
+      const [
+        { default: cliProgress },
+        { openDb },
+        { migrate },
+        { analyzeTablesWithRows },
+        { createAccount, requireAccount },
+        { generateDemoData },
+      ] = await Promise.all([
+        import('cli-progress'),
+        import('../db/db.ts'),
+        import('../db/migrate.ts'),
+        import('../db/maintenance.ts'),
+        import('../accounts/service.ts'),
+        import('./service.ts'),
+      ]);
       const db = await openDb({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
       // On a terminal a bar redrawn in place; otherwise (a log, CI, `2> file`) a plain line every few seconds.
       const terminal = process.stderr.isTTY === true;
@@ -72,7 +78,7 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
         });
         progress.stop();
         // Statistics over the new history are planned from fresh statistics, not from those of an empty database.
-        await analyzeAll(db);
+        await analyzeTablesWithRows(db);
         console.log(
           `Wrote ${summary.conversations} conversations, ${summary.messages} messages, ${summary.contacts} contacts (${summary.agents} agents) to account ${accountId}`,
         );

@@ -31,8 +31,12 @@ export function measuredDb(db: Db, metrics: Metrics): Db {
     get heavy() {
       return heavy;
     },
+    get maintenance() {
+      return maintenance;
+    },
   });
   const heavy = view(db.heavy, 'heavy');
+  const maintenance = view(db.maintenance, 'heavy');
   registerPoolGauges(db, metrics);
   registerOutboxGauges(db, metrics);
   return view(db, 'small');
