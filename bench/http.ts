@@ -1,19 +1,28 @@
 /**
  * `npm run bench:http`: the service over real HTTP against a bare baseline in the
  * same run (bench/http/baseline-server.ts: bare Fastify + the same driver on the
- * same tables), on PostgreSQL and PGlite, at 1 and 32 connections. Prints one
- * Markdown table (bench/http/harness.ts) with the targets of docs/benchmarks.md.
+ * same tables), on PostgreSQL and PGlite, at 1 and 32 connections, in steady state:
+ * a warm-up grows the database first (creates at 8 connections, then a pause for the
+ * service's table maintenance to analyze what grew). Then writes sustained on fresh
+ * storage (bench/http/sustained.ts): the rate of the run's last window beside its first.
+ * Prints one Markdown table (bench/http/harness.ts) with the targets of docs/benchmarks.md.
  *
  *   BENCH_ENGINES=postgres,pglite   engines to run (default both)
- *   BENCH_CASES=throughput,contention   cases to run (default both; contention: bench/http/contention.ts)
+ *   BENCH_CASES=throughput,sustained,contention   cases to run (default all; contention: bench/http/contention.ts)
  *   BENCH_DURATION=10               seconds per measurement
+ *   BENCH_WARMUP=60                 seconds of creates that grow the database before the measurements
+ *   BENCH_SUSTAINED_SECONDS=100, BENCH_SUSTAINED_WINDOW=20   the sustained run and its windows
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   server for the fresh databases
+ *   BENCH_SERVICE_DIR=../other-checkout   measure that checkout's service (built) instead of this one's: before and after a change
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { benchContention } from './http/contention.ts';
+import { benchSustained, sustainedRows } from './http/sustained.ts';
 import {
   call,
+  createWithThreeMessages,
   freshStorage,
   load,
   printTable,
@@ -28,18 +37,15 @@ import {
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',') as Engine[];
 const CONNECTIONS = [1, 32];
 const SEEDED_CONVERSATIONS = 2000;
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 60);
+/** Longer than the service's maintenance interval (src/jobs.ts): what the warm-up grew is analyzed before the measurements. */
+const MAINTENANCE_PAUSE_MS = 12_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-let counter = 0;
-const unique = () => `${process.pid}-${Date.now()}-${counter++}`;
-const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+/** Lines printed under the table. */
+const notes: string[] = [];
 
-const createWithThreeMessages = (contactId: string) => () =>
-  JSON.stringify({
-    contact_id: contactId,
-    ext_id: `bench-${unique()}`,
-    messages: [1, 2, 3].map((n) => ({ sub_type: 'contact', content: { type: 'text', text: `Hello ${n}` } })),
-  });
+const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
 
 interface Measured {
   get: Figures[];
@@ -93,6 +99,19 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
       }
       const account = await api('GET', '/v2/account');
       seeded = { accountId: account.id, contactId: contact.id, conversationIds };
+      const grown = await load({
+        url: service.url,
+        connections: 8,
+        method: 'POST',
+        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+        path: '/v2/conversations',
+        body: createWithThreeMessages(contact.id),
+        durationSeconds: WARMUP_SECONDS,
+      });
+      notes.push(
+        `${engine}: warm-up ${Math.round(grown.requestsPerSecond * WARMUP_SECONDS).toLocaleString('en')} creates with 3 messages in ${WARMUP_SECONDS} s`,
+      );
+      await sleep(MAINTENANCE_PAUSE_MS);
       ours = await measureCases(
         service.url,
         '/v2',
@@ -156,11 +175,18 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
   }
 }
 
-const CASES = (process.env.BENCH_CASES ?? 'throughput,contention').split(',');
+const CASES = (process.env.BENCH_CASES ?? 'throughput,sustained,contention').split(',');
 const rows: Row[] = [];
-const notes: string[] = [];
 for (const engine of ENGINES) {
   if (CASES.includes('throughput')) rows.push(...(await benchEngine(engine)));
+  if (CASES.includes('sustained')) {
+    const sustained = await benchSustained(engine);
+    rows.push(...sustainedRows(engine, sustained));
+    for (const [side, run] of Object.entries(sustained)) {
+      const rates = run.map((window) => Math.round(window.requestsPerSecond)).join(', ');
+      notes.push(`${engine}: sustained creates, ${side}, req/s per window: ${rates}`);
+    }
+  }
   if (CASES.includes('contention')) {
     const { heavy, ...row } = await benchContention(engine);
     rows.push(row);

@@ -16,6 +16,8 @@ import pg from 'pg';
 export type Engine = 'postgres' | 'pglite';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The checkout whose service is measured: this one, or another one built (`npm run build`) to compare with in the same run. */
+const SERVICE_ROOT = path.resolve(process.env.BENCH_SERVICE_DIR ?? ROOT);
 /** Server that may create and drop the benchmark's databases. */
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Seconds each measurement runs (after a short warm-up). */
@@ -101,7 +103,7 @@ export interface Service extends RunningProcess {
 /** The real service on `storage`: its first start creates the account whose token and apiKey it prints. */
 export async function startService(storage: Storage, env: Record<string, string> = {}): Promise<Service> {
   const running = await startProcess(
-    [path.join(ROOT, 'bin/chat-service.js'), 'serve'],
+    [path.join(SERVICE_ROOT, 'bin/chat-service.js'), 'serve'],
     {
       ...storage.env,
       PORT: '0',
@@ -132,6 +134,16 @@ export async function call<T = any>(base: string, token: string, method: string,
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+let counter = 0;
+
+/** Bodies of `POST /v2/conversations` with 3 imported contact messages and an ext_id of their own. */
+export const createWithThreeMessages = (contactId: string) => () =>
+  JSON.stringify({
+    contact_id: contactId,
+    ext_id: `bench-${process.pid}-${Date.now()}-${counter++}`,
+    messages: [1, 2, 3].map((n) => ({ sub_type: 'contact', content: { type: 'text', text: `Hello ${n}` } })),
+  });
+
 export interface Figures {
   requestsPerSecond: number;
   p50: number;
@@ -150,6 +162,8 @@ export interface LoadOptions {
   /** A fixed path, or one chosen per request (e.g. a random conversation id). */
   path?: string | (() => string);
   durationSeconds?: number;
+  /** Seconds of unmeasured load before the measurement (default 2). */
+  warmUpSeconds?: number;
 }
 
 /** Drives `url` with `connections` concurrent connections for DURATION_S seconds (after a 2 s warm-up). */
@@ -171,7 +185,8 @@ export async function load(options: LoadOptions): Promise<Figures> {
         },
       ],
     });
-  await run(2);
+  const warmUp = options.warmUpSeconds ?? 2;
+  if (warmUp > 0) await run(warmUp);
   const result = await run(options.durationSeconds ?? DURATION_S);
   return {
     requestsPerSecond: result.requests.average,
