@@ -490,6 +490,88 @@ describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
     assert.equal(await page.isVisible('#custom-range'), false);
   });
 
+  it('writes interval labels that never overlap nor leave their chart, at every range and interval, 1,400 and 800 pixels wide', async () => {
+    const year = daysEndingToday(BROWSER_ZONE, 120);
+    const ranges = ['today', '7d', '30d', '90d', 'month', `custom&from=${year.from}&to=${year.to}`];
+    for (const width of [1400, 800]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const interval of ['day', 'week', 'month']) {
+        for (const range of ranges) {
+          await refreshed(page, () =>
+            page.evaluate((hash) => (location.hash = hash), `range=${range}&tz=${encodeURIComponent(BROWSER_ZONE)}&interval=${interval}`),
+          );
+          const faults = await page.$$eval('#views .chart', (charts) =>
+            charts.flatMap((chart) => {
+              const name = chart.closest('section')?.id;
+              const box = chart.getBoundingClientRect();
+              const labels = [...chart.querySelectorAll('.x-labels span')].map((label) => label.getBoundingClientRect());
+              const found = labels.length === 0 ? [`${name}: no label`] : [];
+              labels.forEach((label, i) => {
+                if (label.left < box.left || label.right > box.right) found.push(`${name}: label ${i} leaves the chart`);
+                if (i > 0 && label.left < labels[i - 1].right) found.push(`${name}: labels ${i - 1} and ${i} overlap`);
+              });
+              return found;
+            }),
+          );
+          assert.deepEqual(faults, [], `${width} px, ${range}, by ${interval}`);
+        }
+      }
+      await screenshot(page, `dashboard-${width}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await refreshed(page, () => page.selectOption('#range', '30d'));
+  });
+
+  it("says each chart's figures over the whole range in its legend without a pointer, and an interval's under it", async () => {
+    await refreshed(page, () => page.selectOption('#interval', 'day'));
+    const answer = await assertShows(page, { range: daysEndingToday(BROWSER_ZONE, 30), interval: 'day' });
+    const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+    const legend = (id: string) =>
+      page.$eval(`#panel-${id} .legend`, (element) => [
+        element.querySelector('.legend-heading')?.textContent,
+        ...[...element.querySelectorAll('.legend-item')].map((item) => item.textContent),
+      ]);
+    const medianText = (bucket: Bucket) => (bucket.count > 0 ? duration(bucket.value) : '–');
+    assert.deepEqual(await legend('conversations'), [
+      'Whole range:',
+      `Started ${count(answer.started.count)}`,
+      `Closed ${count(answer.closed.count)}`,
+    ]);
+    assert.deepEqual(await legend('response-times'), [
+      'Whole range:',
+      `Median first response ${medianText(answer.first_response as Bucket)}`,
+      `Median response ${medianText(answer.response as Bucket)}`,
+    ]);
+    assert.deepEqual(await legend('time-to-close'), ['Whole range:', `Median time to close ${medianText(answer.time_to_close as Bucket)}`]);
+    const rated = (key: string) => answer.ratings.buckets.reduce((sum, b) => sum + (b.buckets?.find((r) => r.key === key)?.count ?? 0), 0);
+    assert.deepEqual(await legend('ratings'), [
+      'Whole range:',
+      `Good ${count(rated('5'))}`,
+      `Neutral ${count(rated('3'))}`,
+      `Bad ${count(rated('1'))}`,
+    ]);
+    // The same figures close the table.
+    assert.deepEqual(await page.$$eval('#panel-conversations tfoot tr > *', (cells) => cells.map((c) => c.textContent)), [
+      'Whole range',
+      count(answer.started.count),
+      count(answer.closed.count),
+    ]);
+
+    // Under the pointer: that interval's figures; away from the chart, the whole range again.
+    const over = (await page.$('#panel-conversations .u-over'))!;
+    const box = (await over.boundingBox())!;
+    const intervals = answer.started.buckets.length;
+    const i = Math.floor(intervals / 2);
+    await page.mouse.move(box.x + ((i + 0.5) * box.width) / intervals, box.y + box.height / 2);
+    assert.deepEqual(await legend('conversations'), [
+      `${answer.started.buckets[i].key}:`,
+      `Started ${count(answer.started.buckets[i].count)}`,
+      `Closed ${count(answer.closed.buckets[i].count)}`,
+    ]);
+    await page.mouse.move(0, 0);
+    assert.equal((await legend('conversations'))[0], 'Whole range:');
+  });
+
   it('shows every view loading while its request runs, and the error where a request failed', async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));

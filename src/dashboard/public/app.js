@@ -218,6 +218,7 @@ function panel(id) {
     section,
     status: section.querySelector('.panel-status'),
     chart: section.querySelector('.chart'),
+    legend: section.querySelector('.legend'),
     table: section.querySelector('table.numbers'),
     csv: section.querySelector('.csv'),
   };
@@ -241,6 +242,7 @@ function showPanel(id, { busy = false, message = '', error = false, table = null
     charts.get(id)?.destroy();
     charts.delete(id);
     p.chart?.replaceChildren();
+    p.legend?.replaceChildren();
     p.table?.replaceChildren();
   }
 }
@@ -250,7 +252,7 @@ const intervalCaption = () => `per ${state.interval}, ${state.tz}`;
 function drawChart(id, table, series, caption, colors) {
   const p = panel(id);
   charts.get(id)?.destroy();
-  charts.set(id, drawLines(p.chart, table, series, colors));
+  charts.set(id, drawLines(p.chart, p.legend, table, series, colors));
   renderTable(p.table, table, `${caption} (${intervalCaption()})`);
 }
 

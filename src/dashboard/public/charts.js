@@ -11,38 +11,129 @@ export const COLORS = ['#1d4ed8', '#c2410c', '#15803d', '#a16207', '#b91c1c'];
 const DURATION_STEPS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
 const INDEX_STEPS = [1, 2, 3, 4, 5, 7, 10, 14, 20, 30, 50, 100, 200, 500];
 const CHART_HEIGHT = 220;
+/** The interval labels' font (dashboard.css `.x-labels` writes the same), and the room kept between two of them. */
+const LABEL_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+const LABEL_GAP = 16;
+
+let measuring;
+/** The width `text` takes in LABEL_FONT, in CSS pixels. */
+function textWidth(text) {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  measuring.font = LABEL_FONT;
+  return measuring.measureText(text).width;
+}
+
+/**
+ * The interval keys under the plot, as text rather than drawn on the canvas, so that nothing
+ * overlaps and they can be read (and measured) like any text: uPlot places the ticks at least the
+ * widest key plus a gap apart, and each labelled tick gets its key centred under it, shifted inside
+ * the chart at its edges; a label that would then touch the one before it is left out.
+ */
+function intervalLabels(keys) {
+  let splits = [];
+  const layer = document.createElement('div');
+  layer.className = 'x-labels';
+  layer.setAttribute('aria-hidden', 'true');
+  return {
+    space: Math.ceil(Math.max(0, ...keys.map((key) => textWidth(String(key))))) + LABEL_GAP,
+    /** uPlot's tick labels: kept for `draw`, none on the canvas. */
+    values(_u, ticks) {
+      splits = ticks;
+      return ticks.map(() => '');
+    },
+    draw(u) {
+      const wrap = u.root.querySelector('.u-wrap');
+      if (layer.parentElement !== wrap) wrap.append(layer);
+      layer.style.top = `${(u.bbox.top + u.bbox.height) / uPlot.pxRatio + 8}px`;
+      layer.replaceChildren();
+      const width = wrap.clientWidth;
+      let end = -Infinity;
+      for (const split of splits) {
+        const key = keys[split];
+        if (key === undefined) continue;
+        const label = document.createElement('span');
+        label.textContent = key;
+        layer.append(label);
+        const own = label.offsetWidth;
+        const centre = u.bbox.left / uPlot.pxRatio + u.valToPos(split, 'x');
+        const left = Math.max(0, Math.min(width - own, centre - own / 2));
+        if (left < end + LABEL_GAP / 2) {
+          label.remove();
+          continue;
+        }
+        label.style.left = `${left}px`;
+        end = left + own;
+      }
+    },
+  };
+}
+
+/**
+ * What the legend under a chart says: by default each series' figure over the whole range (its
+ * `table.summary`: a total, or a median over the range, not a sum of the intervals'), and while
+ * the pointer is on an interval, that interval's figures.
+ */
+function legend(element, table, series, colors, format) {
+  const heading = document.createElement('span');
+  heading.className = 'legend-heading';
+  const values = series.map((column, i) => {
+    const value = document.createElement('span');
+    value.className = 'legend-value';
+    const item = document.createElement('span');
+    item.className = 'legend-item';
+    const marker = document.createElement('span');
+    marker.className = 'legend-marker';
+    marker.style.borderColor = colors[i % colors.length];
+    item.append(marker, `${table.columns[column].label} `, value);
+    return { column, value, item };
+  });
+  element.replaceChildren(heading, ...values.map(({ item }) => item));
+  const show = (row) => {
+    heading.textContent = `${row === null ? table.summary[0] : table.rows[row][0]}:`;
+    for (const { column, value } of values) value.textContent = format(row === null ? table.summary[column] : table.rows[row][column]);
+  };
+  show(null);
+  return show;
+}
 
 /**
  * A line chart of `table`'s columns `series` (indexes; one unit) against its first
  * column, the interval keys, as categories: uPlot's own time axis would show the
- * browser's zone, not the one the numbers were counted in.
+ * browser's zone, not the one the numbers were counted in. Its legend goes into
+ * `legendElement`.
  */
-export function drawLines(container, table, series, colors = COLORS) {
+export function drawLines(container, legendElement, table, series, colors = COLORS) {
   container.replaceChildren();
   const keys = table.rows.map((row) => row[0]);
   const unit = table.columns[series[0]].unit;
-  const format = (value) => (value === null || value === undefined ? '–' : formatValue(unit, value));
+  const format = (value) => formatValue(unit, value);
+  const labels = intervalLabels(keys);
+  const showLegend = legend(legendElement, table, series, colors, format);
   const options = {
     width: chartWidth(container),
     height: CHART_HEIGHT,
+    legend: { show: false },
     scales: {
       x: { time: false, range: (_u, min, max) => [(min ?? 0) - 0.5, (max ?? 0) + 0.5] },
       y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] },
     },
     axes: [
-      { incrs: INDEX_STEPS, space: 70, values: (_u, splits) => splits.map((i) => keys[i] ?? '') },
+      { incrs: INDEX_STEPS, space: labels.space, size: 36, values: labels.values },
       { size: 80, incrs: unit === 'duration' ? DURATION_STEPS : undefined, values: (_u, splits) => splits.map(format) },
     ],
     series: [
-      { label: 'Interval', value: (_u, i) => keys[i] ?? '' },
+      { label: table.columns[0].label },
       ...series.map((column, i) => ({
         label: table.columns[column].label,
         stroke: colors[i % colors.length],
         width: 2,
         points: { show: true, size: 5 },
-        value: (_u, value) => format(value),
       })),
     ],
+    hooks: {
+      draw: [labels.draw],
+      setCursor: [(u) => showLegend(u.cursor.idx ?? null)],
+    },
   };
   const data = [keys.map((_key, i) => i), ...series.map((column) => table.rows.map((row) => row[column]))];
   return new uPlot(options, data, container);
@@ -94,7 +185,16 @@ export function renderTable(element, table, caption, sort) {
   }
   const thead = document.createElement('thead');
   thead.append(head);
-  element.replaceChildren(cell('caption', caption), thead, body);
+  const parts = [cell('caption', caption), thead, body];
+  if (table.summary) {
+    const [label, ...values] = table.summary;
+    const foot = document.createElement('tfoot');
+    const tr = document.createElement('tr');
+    tr.append(cell('th', label, { scope: 'row' }), ...values.map((value, i) => valueCell(table.columns[i + 1].unit, value)));
+    foot.append(tr);
+    parts.push(foot);
+  }
+  element.replaceChildren(...parts);
 }
 
 const BASE = [240, 244, 250];

@@ -134,9 +134,13 @@ export function legacyParameters(state, range) {
 }
 
 // Tables. A column is {label, unit: 'key' | 'count' | 'duration' | 'text' | 'percent'}; a
-// cell is a number, a string, or null for "no data" (a median of nothing).
+// cell is a number, a string, or null for "no data" (a median of nothing). A table by interval
+// also has a `summary` row: each column's figure over the whole range (a total, or the range's
+// median, which no sum of the intervals gives).
 
 const median = (bucket) => (bucket.count > 0 ? bucket.value : null);
+/** The summary row's header. */
+export const WHOLE_RANGE = 'Whole range';
 
 /** Rows keyed by the interval buckets of the first entry (every entry of a refresh has the same ones). */
 function byBucket(entries, cells) {
@@ -152,6 +156,7 @@ export function conversationsTable(result) {
       { label: 'Closed', unit: 'count' },
     ],
     rows: byBucket([result.started, result.closed], ([started, closed]) => [started.count, closed.count]),
+    summary: [WHOLE_RANGE, result.started.count, result.closed.count],
   };
 }
 
@@ -167,6 +172,7 @@ export function responseTimesTable(result) {
       { label: 'Replies', unit: 'count' },
     ],
     rows: byBucket([result.first_response, result.response], ([first, reply]) => [median(first), first.count, median(reply), reply.count]),
+    summary: [WHOLE_RANGE, median(result.first_response), result.first_response.count, median(result.response), result.response.count],
   };
 }
 
@@ -178,6 +184,7 @@ export function timeToCloseTable(result) {
       { label: 'Closed', unit: 'count' },
     ],
     rows: byBucket([result.time_to_close], ([closed]) => [median(closed), closed.count]),
+    summary: [WHOLE_RANGE, median(result.time_to_close), result.time_to_close.count],
   };
 }
 
@@ -189,6 +196,8 @@ export const RATINGS = [
 ];
 
 const ratingCount = (bucket, key) => bucket.buckets?.find((b) => b.key === key)?.count ?? 0;
+/** Ratings `key` over the whole range: the intervals' counts added up. */
+const ratedOverRange = (entry, key) => entry.buckets.reduce((sum, bucket) => sum + ratingCount(bucket, key), 0);
 
 export function ratingsTable(result) {
   return {
@@ -198,6 +207,7 @@ export function ratingsTable(result) {
       { label: 'Rated', unit: 'count' },
     ],
     rows: byBucket([result.ratings], ([bucket]) => [...RATINGS.map((r) => ratingCount(bucket, r.key)), bucket.count]),
+    summary: [WHOLE_RANGE, ...RATINGS.map((r) => ratedOverRange(result.ratings, r.key)), result.ratings.count],
   };
 }
 
@@ -248,7 +258,7 @@ export function agentsTable(totals, state, sort) {
 /** The totals overview: the statistics entries' totals, then the legacy export's chat counters. */
 export function overviewCards(result, totals) {
   const rated = result.ratings.count;
-  const good = result.ratings.buckets.reduce((sum, bucket) => sum + ratingCount(bucket, '5'), 0);
+  const good = ratedOverRange(result.ratings, '5');
   const cards = [
     { id: 'started', label: 'Conversations started', unit: 'count', value: result.started.count },
     { id: 'closed', label: 'Conversations closed', unit: 'count', value: result.closed.count },
