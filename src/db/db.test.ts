@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError } from './db.ts';
+import { isBegin } from './pglite-thread.ts';
+import { serialize } from 'pg-protocol';
 import { freshStorage } from '../test/processes.ts';
 import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
@@ -63,6 +65,13 @@ it('runs a transaction from its first statement to its commit as one transaction
   const outside = [(await xactId(t.db)).rows[0].id, (await xactId(t.db)).rows[0].id];
   assert.notEqual(outside[0], outside[1]);
   assert.equal(await t.db.transaction(async () => 'no statements'), 'no statements');
+});
+
+it("recognises a transaction's begin by its statement text, not by its size", () => {
+  for (const text of ['begin', 'BEGIN', ' Begin ;', 'begin;']) assert.equal(isBegin(serialize.query(text)), true, text);
+  for (const text of ['begun', 'select 1', 'begin isolation level serializable', 'commit', ''])
+    assert.equal(isBegin(serialize.query(text)), false, text);
+  assert.equal(isBegin(serialize.sync()), false);
 });
 
 it('reports a failing first statement of a transaction, rolls back and keeps working', async () => {

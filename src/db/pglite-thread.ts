@@ -14,13 +14,19 @@ type WorkerReply =
 const HELD_MESSAGE_TYPES = new Set(['P', 'B', 'D', 'E', 'C'].map((type) => type.charCodeAt(0)));
 
 const QUERY = 'Q'.charCodeAt(0);
-/** A simple-protocol `begin` (how src/db/db.ts opens every transaction). */
-const isBegin = (bytes: Uint8Array) =>
-  bytes[0] === QUERY &&
-  bytes.length === 11 &&
-  Buffer.from(bytes.buffer, bytes.byteOffset + 5, 5)
-    .toString('latin1')
-    .toLowerCase() === 'begin';
+
+/**
+ * Whether a frontend message is a simple-protocol `begin` (how src/db/db.ts opens every transaction):
+ * a Query message (`Q`, its length, the statement text ending in NUL) whose text is `begin`, in any case,
+ * with any surrounding blanks and an optional `;`.
+ */
+export function isBegin(bytes: Uint8Array): boolean {
+  if (bytes[0] !== QUERY || bytes.length < 6) return false;
+  const message = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = Math.min(1 + message.readInt32BE(1), message.length);
+  const text = message.toString('utf8', 5, end).replace(/\0$/, '');
+  return /^\s*begin\s*;?\s*$/i.test(text);
+}
 
 /** What the backend answers to `begin`: CommandComplete "BEGIN", then ReadyForQuery in a transaction. */
 const BEGIN_ANSWER = Buffer.from([
