@@ -7,7 +7,16 @@ import { IdParams } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
 import { UploadBodies, UploadContent, UploadQuery, UploadResult } from './schema.ts';
 import { readMultipartFile } from './multipart.ts';
-import { MAX_UPLOAD_BYTES, contentDisposition, createUpload, getUploadContent, payloadTooLarge, servedFileType } from './service.ts';
+import { ApiError } from '../http/errors.ts';
+import {
+  MAX_UPLOAD_BYTES,
+  contentDisposition,
+  createUpload,
+  getUploadContent,
+  isMultipartType,
+  payloadTooLarge,
+  servedFileType,
+} from './service.ts';
 
 const tags = ['Uploads'];
 
@@ -21,9 +30,21 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
   app.removeAllContentTypeParsers();
   await app.register(multipart);
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+  // A body is read as multipart only under a well-formed multipart/form-data type; any other body is the file itself,
+  // and its type as sent (malformed or multi-valued ones included) is kept for cleanFileType() to judge. Fastify refuses
+  // a malformed type with 415 before any parser runs, so it is shown a plain one instead (docs/api.md#uploads-and-attachments).
+  const sentTypes = new WeakMap<object, string | undefined>();
+  app.addHook('onRequest', async (request) => {
+    const sent = request.headers['content-type'];
+    sentTypes.set(request, sent);
+    if (sent !== undefined && !isMultipartType(sent)) request.headers['content-type'] = 'application/octet-stream';
+  });
   app.setErrorHandler((error) => {
     // Body over the parser limit: say what the limit is, then let the app's handler answer.
-    throw (error as { statusCode?: number }).statusCode === 413 ? payloadTooLarge() : error;
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 413) throw payloadTooLarge();
+    if (status === 415) throw new ApiError(415, 'unsupported_media_type', 'The multipart/form-data Content-Type is malformed');
+    throw error;
   });
 
   const uploadRoute = route({
@@ -46,7 +67,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     async (request, reply) => {
       const file = request.isMultipart()
         ? await readMultipartFile(request)
-        : { fileName: undefined, fileType: request.headers['content-type'], data: (request.body as Buffer | undefined) ?? Buffer.alloc(0) };
+        : { fileName: undefined, fileType: sentTypes.get(request), data: (request.body as Buffer | undefined) ?? Buffer.alloc(0) };
       const upload = { ...file, fileName: request.query.file_name ?? file.fileName };
       const stored = await claimIdempotencyKey(deps, request, upload);
       if (stored) return sendStoredAnswer(reply, stored);

@@ -38,6 +38,12 @@ export function cleanFileType(raw: string | undefined): string {
   return value.length <= 255 && MIME_TYPE.test(value) ? value : DEFAULT_FILE_TYPE;
 }
 
+/** Whether a request's Content-Type is a well-formed multipart/form-data type (the body is then read as multipart). */
+export function isMultipartType(raw: string): boolean {
+  const value = raw.trim();
+  return MIME_TYPE.test(value) && /^multipart\/form-data\s*(;|$)/i.test(value);
+}
+
 /** Images a browser may show in a page (docs/behaviour.md §11); every other file is served as a download. */
 const INLINE_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 

@@ -133,6 +133,18 @@ describe('POST /v2/uploads', () => {
     assert.equal(withCharset.body.file_type, 'text/plain; charset=utf-8');
   });
 
+  it('stores a raw body with a malformed or multi-valued Content-Type as application/octet-stream, never 415', async () => {
+    const account = await t.account();
+    for (const contentType of ['application/pdf, text/html', '', 'a/b/c', 'text/plain; charset', 'multipart/form-data, text/html']) {
+      const res = await uploadRaw(account.token, 'x', contentType, '?file_name=a.pdf');
+      assert.equal(res.status, 200, `${contentType}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.file_type, 'application/octet-stream', contentType);
+    }
+    const download = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'a.pdf')}/content`);
+    assert.equal(download.headers['content-type'], 'application/octet-stream');
+    assert.equal(download.raw.body, 'x');
+  });
+
   it('keeps a multipart part Content-Type as sent, parameters included', async () => {
     const account = await t.account();
     const plain = await uploadMultipart(account.token, [{ name: 'file', fileName: 'a.txt', contentType: 'text/plain', data: 'x' }]);
