@@ -20,8 +20,14 @@ import { ApiError } from '../http/errors.ts';
 import { EventHorizon, settledEventId } from './horizon.ts';
 import { EVENTS_CHANNEL } from './outbox.ts';
 
-/** Between horizon steps while announced events are not settled yet (their writers have not all finished). */
-const STEP_RETRY_MS = 5;
+/**
+ * Between horizon steps while announced events are not settled yet (their writers have not all
+ * finished): 5 ms after a step that moved the horizon, then doubling while it stays put, up to
+ * STEP_RETRY_MAX_MS. A write transaction left open (a psql session, a stuck request) then costs a
+ * step every STEP_RETRY_MAX_MS, not 200 a second; once it ends, its events settle within that.
+ */
+export const STEP_RETRY_MS = 5;
+export const STEP_RETRY_MAX_MS = 200;
 /** How often the tokens of open streams are checked for revocation. */
 export const TOKEN_CHECK_MS = 2000;
 
@@ -103,6 +109,8 @@ export class EventHub {
   readonly #waiting = new Map<string, number>();
   #stepping: Promise<void> | undefined;
   #stepAgain = false;
+  /** The wait before the next retry while announced events are not settled (STEP_RETRY_MS, doubling). */
+  #retryMs = STEP_RETRY_MS;
   /** The next step reads the horizon even if no reader here wants an announced account (the safety poll). */
   #stepAnyway = false;
   /** The horizon the safety poll last looked up to. */
@@ -303,6 +311,7 @@ export class EventHub {
       this.#announced = new Set();
       if (announced.length === 0 && this.#waiting.size === 0 && !this.#stepAnyway) continue;
       this.#stepAnyway = false;
+      const settledBefore = this.#horizon.settled;
       try {
         await this.#horizon.advance(this.#db);
       } catch {
@@ -310,13 +319,18 @@ export class EventHub {
         return;
       }
       for (const accountId of announced) this.#waiting.set(accountId, this.#horizon.newest);
+      const moved = this.#horizon.settled > settledBefore;
       const settled = this.#horizon.settled;
       const ready = [...this.#waiting].filter(([, through]) => through <= settled).map(([accountId]) => accountId);
       for (const accountId of ready) this.#waiting.delete(accountId);
       this.#wake(ready);
       if (this.#waiting.size > 0 && !this.#closed) {
-        await sleep(STEP_RETRY_MS);
+        // Back off while the horizon stays put (a transaction stays open); start over once it moves.
+        this.#retryMs = moved ? STEP_RETRY_MS : Math.min(this.#retryMs * 2, STEP_RETRY_MAX_MS);
+        await sleep(this.#retryMs);
         this.#stepAgain = true;
+      } else {
+        this.#retryMs = STEP_RETRY_MS;
       }
     } while (this.#stepAgain && !this.#closed);
   }
