@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import rateLimit from '@fastify/rate-limit';
@@ -8,6 +9,7 @@ import { randomString } from './ids.ts';
 import { ApiError, ErrorPayload } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
 import { validatorCompiler } from './http/validation.ts';
+import { REDACT_PATHS, REDACTED, serializeRequest } from './http/log-redaction.ts';
 import { finishDocument } from './http/openapi.ts';
 import { PRODUCT_TITLE, referencePage } from './http/reference.ts';
 import { installAuth } from './auth/hook.ts';
@@ -46,8 +48,8 @@ const PATH_PARAMETER_LIMIT = 2048;
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 export interface BuildAppOptions {
-  /** pino logger options; tests pass `false`. */
-  logger?: boolean | { level: string };
+  /** pino logger options; tests pass `false`, or a stream to read what is logged. */
+  logger?: false | { level: string; stream?: DestinationStream };
 }
 
 /**
@@ -56,7 +58,15 @@ export interface BuildAppOptions {
  */
 export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: options.logger ?? { level: deps.config.logLevel },
+    // Credentials never reach the log: URLs lose their secret query values, headers their credentials (docs/behaviour.md §11).
+    logger:
+      options.logger === false
+        ? false
+        : {
+            ...(options.logger ?? { level: deps.config.logLevel }),
+            serializers: { req: serializeRequest },
+            redact: { paths: REDACT_PATHS, censor: REDACTED },
+          },
     bodyLimit: BODY_LIMIT,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

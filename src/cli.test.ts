@@ -87,6 +87,15 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
     assert.match(result.stdout, /^tag tg[\w-]{12} Later\n$/);
   });
 
+  it('account rotate-api-key prints a new apiKey (the old one is refused once served, below); an unknown account fails', async () => {
+    const rotated = json(await runCli(['account', 'rotate-api-key', '--account', created.account_id, '--json'], storage.env));
+    assert.deepEqual(Object.keys(rotated), ['api_key']);
+    assert.match(rotated.api_key, /^ak_[\w-]{32}$/);
+    assert.notEqual(rotated.api_key, created.api_key);
+    ids.apiKey = rotated.api_key;
+    assertFailed(await runCli(['account', 'rotate-api-key', '--account', 'acNOPE'], storage.env), /Account acNOPE/);
+  });
+
   it('answers bad arguments with a clear message and a non-zero exit, changing nothing', async () => {
     const account = ['--account', created.account_id];
     // Refused before the database is opened, so these may run side by side.
@@ -218,6 +227,9 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
         (await get('/v2/tags', created.token)).body.tags.map((tag: { name: string }) => tag.name),
         ['VIP', 'Later'],
       );
+      const totals = async (apiKey: string) =>
+        (await fetch(`${server.url}/stats/totals?apiKey=${apiKey}&from=2024-03-01&to=2024-03-02`)).status;
+      assert.deepEqual([await totals(created.api_key), await totals(ids.apiKey)], [401, 200]);
       // Rejected commands above created nothing.
       assert.equal((await get('/v2/groups', created.token)).body.groups.length, 1);
       assert.equal((await get('/v2/bots', created.token)).body.bots.length, 1);

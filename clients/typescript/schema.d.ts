@@ -117,6 +117,26 @@ export interface paths {
         patch: operations["updateAccount"];
         trace?: never;
     };
+    "/v2/account/api-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the legacy apiKey
+         * @description Replaces the apiKey of the legacy `/stats` export with a new one, in this response only; the old key is refused at once. Other accounts and bearer tokens are unaffected.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/tokens": {
         parameters: {
             query?: never;
@@ -1503,6 +1523,11 @@ export interface components {
             /** @description Paths in the conversation */
             total: number;
         };
+        /** rotated_api_key */
+        rotated_api_key: {
+            /** @description The new legacy apiKey (`ak_` + 32 characters), in this response only; the old one stops working at once */
+            api_key: string;
+        };
         /** statistics_request_entry */
         statistics_request_entry: {
             /**
@@ -2468,6 +2493,74 @@ export interface operations {
             };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rotated api key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["rotated_api_key"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

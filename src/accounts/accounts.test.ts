@@ -116,3 +116,34 @@ describe('GET/PATCH /v2/account', () => {
     }
   });
 });
+
+describe('POST /v2/account/api-key/rotate', () => {
+  const totals = (apiKey: string) => t.client().get(`/stats/totals?apiKey=${encodeURIComponent(apiKey)}&from=2024-03-01&to=2024-03-02`);
+
+  it('answers a new apiKey; the old one is refused at once, other accounts keep theirs', async () => {
+    const account = await t.account();
+    const other = await t.account();
+    assert.equal((await totals(account.apiKey)).status, 200);
+    const res = await t.client(account.token).post('/v2/account/api-key/rotate');
+    assert.equal(res.status, 200);
+    assert.deepEqual(Object.keys(res.body), ['api_key']);
+    assert.match(res.body.api_key, /^ak_[\w-]{32}$/);
+    assert.notEqual(res.body.api_key, account.apiKey);
+    const refused = await totals(account.apiKey);
+    assert.equal(refused.status, 401);
+    assert.equal(refused.body.error.code, 'unauthorized');
+    assert.equal((await totals(res.body.api_key)).status, 200);
+    assert.equal((await totals(other.apiKey)).status, 200);
+    // Bearer tokens are not touched.
+    assert.equal((await t.client(account.token).get('/v2/account')).status, 200);
+  });
+
+  it('needs account:manage and changes nothing without it', async () => {
+    const account = await t.account();
+    const token = await t.token(account, ['statistics:read', 'agents:manage']);
+    const res = await t.client(token).post('/v2/account/api-key/rotate');
+    assert.equal(res.status, 403);
+    assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope account:manage' });
+    assert.equal((await totals(account.apiKey)).status, 200);
+  });
+});

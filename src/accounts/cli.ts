@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.ts';
-import { print, withDb } from '../cli/helpers.ts';
+import { print, withAccount, withDb } from '../cli/helpers.ts';
 
 /** `chat-service account ...`: accounts (tenants). */
 export function registerAccountCommands(program: Command, config: () => Config): void {
@@ -20,5 +20,15 @@ export function registerAccountCommands(program: Command, config: () => Config):
       const { name } = validateBody(UpdateAccountBody, { name: options.name });
       const created = await withDb(config(), (db) => createAccount({ db, now: () => new Date() }, { name }));
       print(created, Boolean(options.json), `account ${created.account_id}\ntoken   ${created.token}\napiKey  ${created.api_key}`);
+    });
+  account
+    .command('rotate-api-key')
+    .description('replace the legacy apiKey of an account (like POST /v2/account/api-key/rotate); the old one stops working')
+    .requiredOption('--account <id>', 'account id')
+    .option('--json', 'print {"api_key"} as JSON')
+    .action(async (options: { account: string; json?: boolean }) => {
+      const { rotateApiKey } = await import('./service.ts');
+      const rotated = await withAccount(config(), options.account, (deps) => rotateApiKey(deps, options.account));
+      print(rotated, Boolean(options.json), rotated.api_key);
     });
 }

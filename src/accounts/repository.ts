@@ -56,3 +56,13 @@ export async function updateAccount(
   );
   return rows[0] ? toAccount(rows[0]) : null;
 }
+
+/** Replaces the account's apiKey hash; false when the account does not exist. */
+export async function setApiKeyHash(db: Queryable, accountId: string, apiKeyHash: string, at: Date): Promise<boolean> {
+  const { rowCount } = await db.query('update accounts set api_key_hash = $2, updated_at = $3 where account_id = $1', [
+    accountId,
+    apiKeyHash,
+    at,
+  ]);
+  return (rowCount ?? 0) > 0;
+}

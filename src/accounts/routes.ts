@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import type { Deps } from '../deps.ts';
-import { Account, UpdateAccountBody } from './schema.ts';
+import { Account, RotatedApiKey, UpdateAccountBody } from './schema.ts';
 import * as accounts from './service.ts';
 
 const tags = ['Management'];
@@ -25,5 +25,20 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       response: Account,
     }),
     async (request) => accounts.updateAccount(deps, callerOf(request).accountId, request.body),
+  );
+
+  app.post(
+    '/account/api-key/rotate',
+    route({
+      operationId: 'rotateApiKey',
+      summary: 'Rotate the legacy apiKey',
+      description:
+        'Replaces the apiKey of the legacy `/stats` export with a new one, in this response only; the old key is refused at once. ' +
+        'Other accounts and bearer tokens are unaffected.',
+      tags,
+      scope: 'account:manage',
+      response: RotatedApiKey,
+    }),
+    async (request) => accounts.rotateApiKey(deps, callerOf(request).accountId),
   );
 };

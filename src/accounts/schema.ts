@@ -23,3 +23,13 @@ export const UpdateAccountBody = Type.Object(
   { additionalProperties: false },
 );
 export type UpdateAccountBody = Static<typeof UpdateAccountBody>;
+
+export const RotatedApiKey = Type.Object(
+  {
+    api_key: Type.String({
+      description: 'The new legacy apiKey (`ak_` + 32 characters), in this response only; the old one stops working at once',
+    }),
+  },
+  { title: 'rotated_api_key' },
+);
+export type RotatedApiKey = Static<typeof RotatedApiKey>;

@@ -8,7 +8,7 @@ import { lockSchema } from '../db/migrate.ts';
 import { isKnownTimeZone } from '../db/time-zones.ts';
 import { invalidArgument, notFound } from '../http/errors.ts';
 import * as repo from './repository.ts';
-import type { Account, UpdateAccountBody } from './schema.ts';
+import type { Account, RotatedApiKey, UpdateAccountBody } from './schema.ts';
 
 export interface NewAccount {
   account_id: string;
@@ -78,4 +78,14 @@ export async function updateAccount(deps: { db: Db; now: () => Date }, accountId
   });
   if (!account) throw notFound('Account');
   return account;
+}
+
+/**
+ * A new legacy apiKey for the account (docs/behaviour.md §11): shown once, stored as its hash; the old key is
+ * refused from the next request on, on every instance (apiKey lookups are not cached).
+ */
+export async function rotateApiKey(deps: AccountDeps, accountId: string): Promise<RotatedApiKey> {
+  const apiKey = generateApiKey();
+  if (!(await repo.setApiKeyHash(deps.db, accountId, sha256(apiKey), deps.now()))) throw notFound(`Account ${accountId}`);
+  return { api_key: apiKey };
 }
