@@ -20,7 +20,7 @@ const HEADER = 'idempotency-key';
 
 /**
  * Claims the request's Idempotency-Key, if it sent one on an authenticated POST
- * (docs/behaviour.md §11), hashing `body` with the method, path and query. Returns
+ * (docs/behaviour.md §11), hashing `body` with the token, the method, path and query. Returns
  * the stored answer to send again instead of running the request, or null: run it
  * (its answer is then stored by the onSend hook of installIdempotency).
  */
@@ -28,7 +28,8 @@ export async function claimIdempotencyKey(deps: Deps, request: FastifyRequest, b
   const raw = request.headers[HEADER];
   if (request.method !== 'POST' || raw === undefined || !request.caller) return null;
   const key = checkKey(Array.isArray(raw) ? raw.join(', ') : raw);
-  const claim = await claimKey(deps, request.caller.accountId, key, requestHash(request.method, request.url, body));
+  const { accountId, tokenId } = request.caller;
+  const claim = await claimKey(deps, accountId, key, requestHash(tokenId, request.method, request.url, body));
   if ('replay' in claim) return claim.replay;
   request.idempotencyKey = claim.held;
   return null;

@@ -78,6 +78,17 @@ async function post(account: TestAccount, url: string, body: unknown, key?: stri
   return { status: res.statusCode, body: res.body, headers: res.headers };
 }
 
+/** Like post(), with a raw bearer token and any payload and content type. */
+async function send(token: string, url: string, payload: string, key: string, contentType = 'application/json'): Promise<Answer> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    payload,
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType, 'idempotency-key': key },
+  });
+  return { status: res.statusCode, body: res.body, headers: res.headers };
+}
+
 async function contactCount(account: TestAccount): Promise<number> {
   const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from contacts where account_id = $1', [account.accountId]);
   return rows[0].n;
@@ -85,7 +96,7 @@ async function contactCount(account: TestAccount): Promise<number> {
 
 const REUSED = {
   code: 'idempotency_key_reused',
-  message: 'This Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
+  message: 'This Idempotency-Key was used with another request (token, method, path or body) in the last 24 hours; use a new key',
 };
 const IN_USE = {
   code: 'idempotency_key_in_use',
@@ -201,6 +212,44 @@ describe('Idempotency-Key', () => {
     assert.equal(rows.length, 1);
     assert.doesNotMatch(rows[0].row, /token-key/);
     assert.equal(rows[0].row.includes(JSON.parse(first.body).token), false);
+  });
+
+  it('replays an answer only to the token that caused it: any other token gets 422, however broad its scopes', async () => {
+    const account = await t.account();
+    const manager = await t.token(account, ['account:manage']);
+    const uploader = await t.token(account, ['conversations:create']);
+    const otherUploader = await t.token(account, ['conversations:create']);
+    // A new token with scopes the manager cannot grant itself (403 when it asks), created by the owner.
+    const body = JSON.stringify({ name: 'ci', scopes: ['agents:read', 'contacts:read'] });
+    assert.equal((await send(manager, '/v2/tokens', body, 'mine')).status, 403);
+    const created = await send(account.token, '/v2/tokens', body, 'shared-token');
+    assert.equal(created.status, 200);
+    // A webhook secret, an upload token.
+    const webhook = await send(account.token, '/v2/webhooks', JSON.stringify({ url: 'https://93.184.215.14/hook' }), 'shared-hook');
+    assert.equal(webhook.status, 200);
+    const upload = await send(uploader, '/v2/uploads?file_name=a.txt', 'hello', 'shared-upload', 'text/plain');
+    assert.equal(upload.status, 200);
+    for (const [token, url, payload, key, type] of [
+      [manager, '/v2/tokens', body, 'shared-token', 'application/json'],
+      [manager, '/v2/webhooks', JSON.stringify({ url: 'https://93.184.215.14/hook' }), 'shared-hook', 'application/json'],
+      [otherUploader, '/v2/uploads?file_name=a.txt', 'hello', 'shared-upload', 'text/plain'],
+      [account.token, '/v2/uploads?file_name=a.txt', 'hello', 'shared-upload', 'text/plain'],
+    ]) {
+      const replay = await send(token, url, payload, key, type);
+      assert.equal(replay.status, 422, `${url} ${key}`);
+      assert.deepEqual(JSON.parse(replay.body), REUSED);
+      assert.equal(replay.headers['idempotent-replayed'], undefined);
+      for (const secret of [JSON.parse(created.body).token, JSON.parse(webhook.body).secret, JSON.parse(upload.body).token]) {
+        assert.equal(replay.body.includes(secret), false);
+      }
+    }
+    // The token that caused each answer still gets it; nothing ran twice.
+    assert.equal((await send(account.token, '/v2/tokens', body, 'shared-token')).body, created.body);
+    assert.equal((await send(uploader, '/v2/uploads?file_name=a.txt', 'hello', 'shared-upload', 'text/plain')).body, upload.body);
+    const tokens = JSON.parse((await t.client(account.token).get('/v2/tokens')).raw.body).tokens;
+    assert.equal(tokens.filter((token: { name: string }) => token.name === 'ci').length, 1);
+    const { rows } = await t.db.query('select id from uploads where account_id = $1', [account.accountId]);
+    assert.equal(rows.length, 1);
   });
 
   it("keeps each account's keys apart", async () => {

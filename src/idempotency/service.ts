@@ -37,7 +37,9 @@ export function checkKey(raw: string): string {
  * a webhook secret) that are otherwise stored only as hashes, so the answer is encrypted with a key derived
  * from the Idempotency-Key, which only the client knows (docs/behaviour.md §11).
  */
-const storedKey = (key: string) => sha256(`idempotency-key\n${key}`);
+// "v2": request hashes include the token since this version; entries of the older form are never found again,
+// so they count as expired (a retry across the upgrade runs again), and the retention pass deletes them.
+const storedKey = (key: string) => sha256(`idempotency-key-v2\n${key}`);
 const answerKey = (key: string) => createHash('sha256').update(`idempotency-answer\n${key}`).digest();
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -70,9 +72,14 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** What makes two requests "the same" under one key: method, path with query, and body. */
-export function requestHash(method: string, url: string, body: unknown): string {
-  return sha256(`${method}\n${url}\n${canonical(body)}`);
+/**
+ * What makes two requests "the same" under one key: the token that sent it, method, path with query, and body.
+ * The token is part of it so that a stored answer (a new token, an upload token, a webhook secret) is replayed
+ * only to the token whose request caused it: the handler's authorisation ran for that token only; any other
+ * token gets 422 idempotency_key_reused (docs/behaviour.md §11).
+ */
+export function requestHash(tokenId: string, method: string, url: string, body: unknown): string {
+  return sha256(`${tokenId}\n${method}\n${url}\n${canonical(body)}`);
 }
 
 /** A key this request holds: its answer is stored when sent. */
@@ -97,14 +104,14 @@ const reused = () =>
   new ApiError(
     422,
     'idempotency_key_reused',
-    'This Idempotency-Key was used with another request (method, path or body) in the last 24 hours; use a new key',
+    'This Idempotency-Key was used with another request (token, method, path or body) in the last 24 hours; use a new key',
   );
 
 /**
  * Claims `key` for a request (docs/behaviour.md §11): the first request with it
  * holds it and runs; a request while it runs gets 409 idempotency_key_in_use;
  * afterwards, the same request gets the stored answer again and another request
- * (method, path or body) 422 idempotency_key_reused, for 24 hours.
+ * (token, method, path or body) 422 idempotency_key_reused, for 24 hours.
  */
 export async function claimKey(deps: IdempotencyDeps, accountId: string, key: string, hash: string): Promise<Claim> {
   const lockId = randomString(16);

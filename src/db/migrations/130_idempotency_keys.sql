@@ -6,7 +6,8 @@ create table idempotency_keys (
   -- Not the client's Idempotency-Key but its hash: sha256 of "idempotency-key\n" and the key, in hex
   -- (storedKey in src/idempotency/service.ts). The key itself is never stored: it also decrypts response_body.
   key text not null,
-  -- sha256 of method, path with query, and the canonical body: another body under one key is refused.
+  -- sha256 of the token id, method, path with query, and the canonical body (requestHash in
+  -- src/idempotency/service.ts): another body, or another token, under one key is refused.
   request_hash text not null,
   -- Set while the first request runs (the lock); a crashed instance's lock is taken over after locked_until.
   lock_id text,
