@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The process is alive */
+        /**
+         * The process is alive
+         * @description Answers 200 while the process runs, without touching the database: for a liveness probe. Not rate limited.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The database is reachable */
+        /**
+         * The database is reachable
+         * @description 200 when the database answers a ping (sent outside the queue of heavy statistics queries), 503 otherwise: for a readiness probe. Not rate limited.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -43,7 +49,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List agents */
+        /**
+         * List agents
+         * @description Every agent of the account (deleted ones excepted), with its status and presence (`is_connected`: a ping within PRESENCE_TTL_SECONDS).
+         */
         get: operations["listAgents"];
         put?: never;
         /**
@@ -64,7 +73,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an agent */
+        /**
+         * Get an agent
+         * @description The agent record; an unknown, deleted or other account's agent is 404.
+         */
         get: operations["getAgent"];
         put?: never;
         post?: never;
@@ -75,7 +87,10 @@ export interface paths {
         delete: operations["deleteAgent"];
         options?: never;
         head?: never;
-        /** Update an agent status */
+        /**
+         * Update an agent status
+         * @description Sets the agent's `status` (`online` or `offline`), the only field accepted; a change records an `agent.updated` event.
+         */
         patch: operations["updateAgent"];
         trace?: never;
     };
@@ -106,14 +121,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the account settings */
+        /**
+         * Get the account settings
+         * @description The account's name and time zone (the zone of the legacy export's days).
+         */
         get: operations["getAccount"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Update the account settings */
+        /**
+         * Update the account settings
+         * @description Changes the name and/or the time zone (an IANA name; another value is 422 code `format`); absent fields stay as they are.
+         */
         patch: operations["updateAccount"];
         trace?: never;
     };
@@ -144,7 +165,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List API tokens */
+        /**
+         * List API tokens
+         * @description The account's API tokens, with their names and scopes; never their secrets, shown only when created.
+         */
         get: operations["listTokens"];
         put?: never;
         /**
@@ -273,7 +297,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get the trigger of a bot */
+        /**
+         * Get the trigger of a bot
+         * @description The bot's trigger in the shape `POST /v2/bots` accepts back (`active`, `event`, `conditions`, `content`); `content.html` is null unless it was given.
+         */
         get: operations["getBotTrigger"];
         put?: never;
         post?: never;
@@ -290,10 +317,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List bots */
+        /**
+         * List bots
+         * @description Management. Every bot of the account, without its trigger (`GET /v2/bots/{id}/trigger`).
+         */
         get: operations["listBots"];
         put?: never;
-        /** Create a bot with its trigger */
+        /**
+         * Create a bot with its trigger
+         * @description Management. A bot and its trigger; every trigger field is optional (active true, event `conversation_opened`, conditions `{}`). The message goes flat (`text`, `html`) or as `content: {text, html}`, not both (422 code `oneOf`); html is sanitised as in messages.
+         */
         post: operations["createBot"];
         delete?: never;
         options?: never;
@@ -368,7 +401,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a contact */
+        /**
+         * Get a contact
+         * @description The contact record; an unknown or other account's contact is 404.
+         */
         get: operations["getContact"];
         put?: never;
         post?: never;
@@ -405,7 +441,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Find a conversation by ext_id */
+        /**
+         * Find a conversation by ext_id
+         * @description The conversation whose `ext_id` (the caller's own id for it, unique in the account) is the one given; none is 404.
+         */
         get: operations["findConversationByExtId"];
         put?: never;
         post?: never;
@@ -506,7 +545,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List messages, newest first */
+        /**
+         * List messages, newest first
+         * @description Messages, notes and system event messages, newest first, `size` per page (1 to 200, default 50): `{items, after, total}`; pass `after` back for the next page, null on the last.
+         */
         get: operations["listMessages"];
         put?: never;
         /**
@@ -527,7 +569,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List paths, newest first */
+        /**
+         * List paths, newest first
+         * @description The pages the contact visited, newest first, `size` per page (1 to 200, default 50): `{items, after, total}`; pass `after` back for the next page, null on the last.
+         */
         get: operations["listPaths"];
         put?: never;
         /**
@@ -588,7 +633,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Download an uploaded file */
+        /**
+         * Download an uploaded file
+         * @description The bytes of an upload of this account, with its stored Content-Type (`image/png`, `text/csv`, `application/pdf`, ...; a type a browser could render or run is served as application/octet-stream), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.
+         */
         get: operations["downloadUpload"];
         put?: never;
         post?: never;
@@ -645,7 +693,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhooks */
+        /**
+         * List webhooks
+         * @description The account's webhooks, without their secrets (shown only when created).
+         */
         get: operations["listWebhooks"];
         put?: never;
         /**
@@ -686,7 +737,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Recent delivery attempts of a webhook */
+        /**
+         * Recent delivery attempts of a webhook
+         * @description The 100 most recent delivery attempts, newest first (kept 7 days): status code or error, duration, and when the event is tried next (null once delivered or given up).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1750,7 +1804,46 @@ export interface components {
             webhooks: components["schemas"]["webhook"][];
         };
     };
-    responses: never;
+    responses: {
+        /** @description A method this path does not have (`method_not_allowed`); Allow lists those it has */
+        method_not_allowed: {
+            headers: {
+                /** @description The methods of this path */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error_payload"];
+            };
+        };
+        /** @description Headers or body not received within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS (`request_timeout`); the connection is closed */
+        request_timeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error_payload"];
+            };
+        };
+        /** @description A path parameter over 2048 characters (`bad_request`) */
+        uri_too_long: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error_payload"];
+            };
+        };
+        /** @description The request headers (the URL included) are over the size limit (`bad_request`); the connection is closed */
+        headers_too_large: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error_payload"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;
@@ -1776,6 +1869,9 @@ export interface operations {
                     "application/json": components["schemas"]["health"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -1805,6 +1901,9 @@ export interface operations {
                     "application/json": components["schemas"]["health"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -1861,6 +1960,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -1870,6 +1971,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -1950,6 +2052,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -1995,6 +2099,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2054,6 +2159,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -2072,6 +2180,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2104,6 +2213,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -2131,6 +2249,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -2149,6 +2288,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2227,6 +2367,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -2236,6 +2378,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -2263,6 +2406,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2298,6 +2442,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -2325,8 +2478,29 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2352,6 +2526,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2399,6 +2574,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -2408,6 +2585,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2473,6 +2651,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -2509,6 +2689,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2624,6 +2805,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -2633,6 +2816,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2701,6 +2885,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -2746,6 +2932,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2778,6 +2965,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -2805,6 +3001,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -2823,6 +3040,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2870,6 +3088,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -2879,6 +3099,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -2945,6 +3166,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -2990,6 +3213,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3022,6 +3246,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -3049,6 +3282,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -3067,6 +3321,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3114,6 +3369,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -3123,6 +3380,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3189,6 +3447,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -3234,6 +3494,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3266,6 +3527,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -3293,6 +3563,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -3311,6 +3602,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3370,6 +3662,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -3388,6 +3683,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3435,6 +3731,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -3444,6 +3742,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3535,6 +3834,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -3580,6 +3881,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3612,6 +3914,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -3639,6 +3950,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -3657,6 +3989,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3732,6 +4065,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -3777,6 +4112,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3836,7 +4172,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3854,6 +4192,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -3913,6 +4252,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -3931,6 +4273,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4046,6 +4389,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -4091,6 +4436,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4150,7 +4496,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4168,6 +4516,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4234,7 +4583,10 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4252,6 +4604,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4335,6 +4688,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -4344,6 +4699,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -4371,6 +4727,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4448,6 +4805,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -4457,6 +4816,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -4484,6 +4844,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4561,6 +4922,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -4570,6 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -4597,6 +4961,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4629,6 +4994,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -4656,6 +5030,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -4674,6 +5069,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4738,7 +5134,10 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4756,6 +5155,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4856,6 +5256,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -4874,6 +5276,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -4901,6 +5304,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -4965,7 +5369,10 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4983,6 +5390,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5063,6 +5471,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -5081,6 +5491,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -5108,6 +5519,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5191,6 +5603,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -5209,6 +5623,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            414: components["responses"]["uri_too_long"];
             /** @description Unsupported content type (`unsupported_media_type`) */
             415: {
                 headers: {
@@ -5236,6 +5651,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5309,6 +5725,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -5327,7 +5745,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5345,6 +5763,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5371,10 +5790,18 @@ export interface operations {
             /** @description The stored bytes with nosniff and a sandboxing CSP; png, jpeg, gif and webp inline, every other file as an attachment; a type a browser could render or run (HTML, SVG, XML, scripts) is served as application/octet-stream */
             200: {
                 headers: {
+                    /** @description `inline` (png, jpeg, gif, webp) or `attachment`, with the file name */
+                    "content-disposition"?: string;
+                    /** @description Always nosniff */
+                    "x-content-type-options"?: "nosniff";
+                    /** @description `default-src 'none'; sandbox`: the file can run nothing */
+                    "content-security-policy"?: string;
+                    /** @description `private, no-store` */
+                    "cache-control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": string;
+                    "*/*": string;
                 };
             };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
@@ -5404,6 +5831,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -5422,6 +5852,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5491,6 +5922,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -5518,7 +5951,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5536,6 +5969,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5567,7 +6001,10 @@ export interface operations {
                  */
                 types?: string;
             };
-            header?: never;
+            header?: {
+                /** @description Resume after this event id (an EventSource sends the last id it saw when it reconnects); wins over `last_event_id` */
+                "last-event-id"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5609,7 +6046,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
-            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5627,6 +6066,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5674,6 +6114,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -5683,6 +6125,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5756,6 +6199,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -5801,6 +6246,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5833,6 +6279,15 @@ export interface operations {
                     "application/json": components["schemas"]["ok_response"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -5860,6 +6315,27 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -5878,6 +6354,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -5937,6 +6414,9 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
@@ -5955,6 +6435,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -6024,6 +6505,8 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -6033,6 +6516,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -6064,35 +6548,35 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
-                    apiKey?: string;
+                    apiKey?: string | null;
                     /**
                      * @description First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`
                      * @example 2024-03-05
                      */
-                    from?: string;
+                    from?: string | null;
                     /**
                      * @description Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today
                      * @example 2024-03-05
                      */
-                    to?: string;
+                    to?: string | null;
                     /** @description Only conversations of this group (group id) */
-                    group?: string;
+                    group?: string | null;
                 };
                 "application/json": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
-                    apiKey?: string;
+                    apiKey?: string | null;
                     /**
                      * @description First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`
                      * @example 2024-03-05
                      */
-                    from?: string;
+                    from?: string | null;
                     /**
                      * @description Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today
                      * @example 2024-03-05
                      */
-                    to?: string;
+                    to?: string | null;
                     /** @description Only conversations of this group (group id) */
-                    group?: string;
+                    group?: string | null;
                 };
             };
         };
@@ -6133,6 +6617,8 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -6160,6 +6646,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -6240,6 +6727,8 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -6249,6 +6738,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -6280,45 +6770,45 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
-                    apiKey?: string;
+                    apiKey?: string | null;
                     /**
                      * @description First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`
                      * @example 2024-03-05
                      */
-                    from?: string;
+                    from?: string | null;
                     /**
                      * @description Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today
                      * @example 2024-03-05
                      */
-                    to?: string;
+                    to?: string | null;
                     /** @description Only conversations of this group (group id) */
-                    group?: string;
+                    group?: string | null;
                     /**
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
-                     * @enum {string}
+                     * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month";
+                    interval?: "day" | "week" | "month" | null;
                 };
                 "application/json": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
-                    apiKey?: string;
+                    apiKey?: string | null;
                     /**
                      * @description First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`
                      * @example 2024-03-05
                      */
-                    from?: string;
+                    from?: string | null;
                     /**
                      * @description Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today
                      * @example 2024-03-05
                      */
-                    to?: string;
+                    to?: string | null;
                     /** @description Only conversations of this group (group id) */
-                    group?: string;
+                    group?: string | null;
                     /**
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
-                     * @enum {string}
+                     * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month";
+                    interval?: "day" | "week" | "month" | null;
                 };
             };
         };
@@ -6359,6 +6849,8 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -6386,6 +6878,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -6466,6 +6959,8 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -6475,6 +6970,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
@@ -6506,45 +7002,45 @@ export interface operations {
             content: {
                 "application/x-www-form-urlencoded": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
-                    apiKey?: string;
+                    apiKey?: string | null;
                     /**
                      * @description First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`
                      * @example 2024-03-05
                      */
-                    from?: string;
+                    from?: string | null;
                     /**
                      * @description Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today
                      * @example 2024-03-05
                      */
-                    to?: string;
+                    to?: string | null;
                     /** @description Only conversations of this group (group id) */
-                    group?: string;
+                    group?: string | null;
                     /**
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
-                     * @enum {string}
+                     * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month";
+                    interval?: "day" | "week" | "month" | null;
                 };
                 "application/json": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
-                    apiKey?: string;
+                    apiKey?: string | null;
                     /**
                      * @description First day of the range (YYYY-MM-DD, account time zone, inclusive); default: 29 days before `to`
                      * @example 2024-03-05
                      */
-                    from?: string;
+                    from?: string | null;
                     /**
                      * @description Last day of the range (YYYY-MM-DD, account time zone, inclusive); default: today
                      * @example 2024-03-05
                      */
-                    to?: string;
+                    to?: string | null;
                     /** @description Only conversations of this group (group id) */
-                    group?: string;
+                    group?: string | null;
                     /**
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
-                     * @enum {string}
+                     * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month";
+                    interval?: "day" | "week" | "month" | null;
                 };
             };
         };
@@ -6585,6 +7081,8 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -6612,6 +7110,7 @@ export interface operations {
                     "application/json": components["schemas"]["legacy_error"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {

@@ -10,7 +10,14 @@ const tags = ['Management'];
 export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/account',
-    route({ operationId: 'getAccount', summary: 'Get the account settings', tags, scope: 'account:manage', response: Account }),
+    route({
+      operationId: 'getAccount',
+      description: "The account's name and time zone (the zone of the legacy export's days).",
+      summary: 'Get the account settings',
+      tags,
+      scope: 'account:manage',
+      response: Account,
+    }),
     async (request) => accounts.getAccount(deps.db, callerOf(request).accountId),
   );
 
@@ -18,6 +25,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/account',
     route({
       operationId: 'updateAccount',
+      description:
+        'Changes the name and/or the time zone (an IANA name; another value is 422 code `format`); absent fields stay as they are.',
       summary: 'Update the account settings',
       tags,
       scope: 'account:manage',

@@ -11,7 +11,15 @@ const tags = ['Agents'];
 export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/agents',
-    route({ operationId: 'listAgents', summary: 'List agents', tags, scope: 'agents:read', response: AgentList }),
+    route({
+      operationId: 'listAgents',
+      description:
+        'Every agent of the account (deleted ones excepted), with its status and presence (`is_connected`: a ping within PRESENCE_TTL_SECONDS).',
+      summary: 'List agents',
+      tags,
+      scope: 'agents:read',
+      response: AgentList,
+    }),
     async (request) => ({ agents: await agents.listAgents(deps, callerOf(request).accountId) }),
   );
 
@@ -52,6 +60,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     '/agents/:id',
     route({
       operationId: 'getAgent',
+      description: "The agent record; an unknown, deleted or other account's agent is 404.",
       summary: 'Get an agent',
       tags,
       scope: 'agents:read',
@@ -66,6 +75,7 @@ export const agentRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
     '/agents/:id',
     route({
       operationId: 'updateAgent',
+      description: "Sets the agent's `status` (`online` or `offline`), the only field accepted; a change records an `agent.updated` event.",
       summary: 'Update an agent status',
       tags,
       scope: 'agents:manage',

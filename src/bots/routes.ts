@@ -11,6 +11,8 @@ export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     '/bots/:id/trigger',
     route({
       operationId: 'getBotTrigger',
+      description:
+        "The bot's trigger in the shape `POST /v2/bots` accepts back (`active`, `event`, `conditions`, `content`); `content.html` is null unless it was given.",
       summary: 'Get the trigger of a bot',
       tags: ['Bots'],
       scope: 'bots:read',
@@ -25,6 +27,8 @@ export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
     '/bots',
     route({
       operationId: 'createBot',
+      description:
+        'Management. A bot and its trigger; every trigger field is optional (active true, event `conversation_opened`, conditions `{}`). The message goes flat (`text`, `html`) or as `content: {text, html}`, not both (422 code `oneOf`); html is sanitised as in messages.',
       summary: 'Create a bot with its trigger',
       tags: ['Management'],
       scope: 'account:manage',
@@ -36,7 +40,14 @@ export const botRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, 
 
   app.get(
     '/bots',
-    route({ operationId: 'listBots', summary: 'List bots', tags: ['Management'], scope: 'account:manage', response: BotList }),
+    route({
+      operationId: 'listBots',
+      description: 'Management. Every bot of the account, without its trigger (`GET /v2/bots/{id}/trigger`).',
+      summary: 'List bots',
+      tags: ['Management'],
+      scope: 'account:manage',
+      response: BotList,
+    }),
     async (request) => ({ bots: await bots.listBots(deps, callerOf(request).accountId) }),
   );
 

@@ -42,6 +42,7 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/contacts/:id',
     route({
       operationId: 'getContact',
+      description: "The contact record; an unknown or other account's contact is 404.",
       summary: 'Get a contact',
       tags,
       scope: 'contacts:read',

@@ -47,6 +47,7 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     '/conversations/find',
     route({
       operationId: 'findConversationByExtId',
+      description: "The conversation whose `ext_id` (the caller's own id for it, unique in the account) is the one given; none is 404.",
       summary: 'Find a conversation by ext_id',
       tags,
       scope: 'conversations:read',
@@ -144,6 +145,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     '/conversations/:id/messages',
     route({
       operationId: 'listMessages',
+      description:
+        'Messages, notes and system event messages, newest first, `size` per page (1 to 200, default 50): `{items, after, total}`; pass `after` back for the next page, null on the last.',
       summary: 'List messages, newest first',
       tags,
       scope: 'conversations:read',
@@ -177,6 +180,8 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     '/conversations/:id/paths',
     route({
       operationId: 'listPaths',
+      description:
+        'The pages the contact visited, newest first, `size` per page (1 to 200, default 50): `{items, after, total}`; pass `after` back for the next page, null on the last.',
       summary: 'List paths, newest first',
       tags,
       scope: 'conversations:read',

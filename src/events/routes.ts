@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import type { Deps } from '../deps.ts';
-import { EventStream, EventStreamQuery } from './schema.ts';
+import { DocumentedEventStreamQuery, EventStream, EventStreamHeaders, EventStreamQuery } from './schema.ts';
 import { parseEventTypes, streamStart } from './service.ts';
 import { sendEventStream } from './http.ts';
 import type { EventHub } from './hub.ts';
@@ -20,6 +20,8 @@ export const eventRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: EventH
       tags: ['Events'],
       scope: 'events:read',
       querystring: EventStreamQuery,
+      documentedQuery: DocumentedEventStreamQuery,
+      headers: EventStreamHeaders,
       response: EventStream,
       errors: [400],
     }),

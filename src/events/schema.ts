@@ -22,6 +22,32 @@ export const EventStreamQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const escaped = EVENT_TYPES.map((type) => type.replace(/\./g, '\\.')).join('|');
+
+/** The query as documented: `types` names event types (checked by parseEventTypes, whose 422 names the unknown one). */
+export const DocumentedEventStreamQuery = Type.Object(
+  {
+    ...EventStreamQuery.properties,
+    types: Type.Optional(
+      Type.String({
+        ...EventStreamQuery.properties.types,
+        pattern: `^\\s*(?:${escaped})\\s*(?:,\\s*(?:${escaped})\\s*)*$`,
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Last-Event-ID, as an EventSource sends it when it reconnects; a malformed one is a 400 (streamStart). */
+export const EventStreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      pattern: '^\\s*[0-9]{1,15}\\s*$',
+      description: 'Resume after this event id (an EventSource sends the last id it saw when it reconnects); wins over `last_event_id`',
+    }),
+  ),
+});
+
 /** The 200 answer is a stream, described for the OpenAPI document only. */
 export const EventStream = Type.Unsafe<string>({
   description:

@@ -13,13 +13,29 @@ const Health = Type.Object(
 export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   app.get(
     '/healthz',
-    route({ operationId: 'getLiveness', summary: 'The process is alive', tags, response: Health, rateLimited: false }),
+    route({
+      operationId: 'getLiveness',
+      description: 'Answers 200 while the process runs, without touching the database: for a liveness probe. Not rate limited.',
+      summary: 'The process is alive',
+      tags,
+      response: Health,
+      rateLimited: false,
+    }),
     async () => ({ status: 'ok' as const }),
   );
 
   app.get(
     '/readyz',
-    route({ operationId: 'getReadiness', summary: 'The database is reachable', tags, response: Health, errors: [503], rateLimited: false }),
+    route({
+      operationId: 'getReadiness',
+      description:
+        '200 when the database answers a ping (sent outside the queue of heavy statistics queries), 503 otherwise: for a readiness probe. Not rate limited.',
+      summary: 'The database is reachable',
+      tags,
+      response: Health,
+      errors: [503],
+      rateLimited: false,
+    }),
     async (request) => {
       try {
         // Not a query queued behind statistics: /readyz must answer while the database is busy.

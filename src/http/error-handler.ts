@@ -1,7 +1,8 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorCode, type ErrorPayload } from './errors.ts';
+import { ApiError, type ErrorCode, type ErrorItem, type ErrorPayload } from './errors.ts';
+import { errorResponse } from './route.ts';
 import { QueryTimeoutError } from '../db/db.ts';
 import { invalidArguments, invalidArgumentsError, locationOf, unstorableInputErrors } from './validation.ts';
 
@@ -104,9 +105,42 @@ export function sendError(reply: FastifyReply, error: ApiError) {
   return reply.code(error.status).type('application/json').send(body);
 }
 
+/**
+ * An operation without a request body (`route()` marks it `bodyless`) refuses one rather than
+ * ignoring it: a JSON object's properties are each a 422 `additionalProperties` (so `{}` passes),
+ * any other JSON value a 422 `type`; a body of another type is already a 415, an unparsable one a 400.
+ */
+export function bodyErrors(body: unknown): ErrorItem[] {
+  if (body === undefined) return [];
+  if (typeof body === 'object' && body !== null && !Array.isArray(body) && !Buffer.isBuffer(body)) {
+    return Object.keys(body).map((name) => ({
+      path: name,
+      code: 'additionalProperties',
+      message: `${name} is not an allowed property: this operation takes no body`,
+      location: 'body' as const,
+    }));
+  }
+  return [{ path: '', code: 'type', message: 'body must be absent: this operation takes no body', location: 'body' }];
+}
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
 export function installErrorHandling(app: FastifyInstance, knownRoutes: { method: string; pattern: RegExp }[]) {
+  // The statuses a body sent to a bodyless operation can get, declared where it can be sent.
+  app.addHook('onRoute', (routeOptions) => {
+    const methods = Array.isArray(routeOptions.method) ? routeOptions.method : [routeOptions.method];
+    if (!routeOptions.config?.bodyless || !routeOptions.schema?.response || methods.every((m) => BODYLESS_METHODS.has(m))) return;
+    const responses = routeOptions.schema.response as Record<string, unknown>;
+    const authenticated = routeOptions.config.scopes !== undefined;
+    for (const status of [400, 413, 415, 422]) responses[status] ??= errorResponse(status, authenticated, false);
+  });
+
   // Input the database cannot store is a 422 here, not a 500 from SQL later.
   app.addHook('preValidation', async (request) => {
+    if (request.routeOptions.config.bodyless) {
+      const refused = bodyErrors(request.body);
+      if (refused.length > 0) throw invalidArgumentsError(refused);
+    }
     const errors = [
       ...unstorableInputErrors(request.params, 'path'),
       ...unstorableInputErrors(request.query, 'query'),

@@ -80,6 +80,35 @@ describe('request errors common to every route', () => {
     assert.match(String(withParam.headers.allow), /GET/);
   });
 
+  it('refuses a body sent to an operation that takes none (422 per property, 415 for another type), and changes nothing', async () => {
+    const client = t.client(account.token);
+    const agent = await client.post('/v2/agents', { email: 'bodyless@example.com' });
+    const pinged = await client.post(`/v2/agents/${agent.body.id}/ping`, { x: 1 });
+    assert.equal(pinged.status, 422);
+    assert.deepEqual(paths(pinged.body.errors), [['x', 'additionalProperties', 'body']]);
+    assert.equal((await client.get(`/v2/agents/${agent.body.id}`)).body.last_ping_at, null);
+    const tag = await client.post('/v2/tags', { name: 'Kept' });
+    const deleted = await client.request({
+      method: 'DELETE',
+      url: `/v2/tags/${tag.body.id}`,
+      payload: '[1]',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(deleted.status, 422);
+    assert.deepEqual(paths(deleted.body.errors), [['', 'type', 'body']]);
+    const text = await client.request({
+      method: 'DELETE',
+      url: `/v2/tags/${tag.body.id}`,
+      payload: 'x',
+      headers: { 'content-type': 'text/plain' },
+    });
+    assert.equal(text.status, 415);
+    assert.equal((await client.get('/v2/tags')).body.tags.length, 1);
+    // No body, an empty one, or an empty object carry nothing: accepted.
+    assert.equal((await client.post(`/v2/agents/${agent.body.id}/ping`)).status, 200);
+    assert.equal((await client.post(`/v2/agents/${agent.body.id}/ping`, {})).status, 200);
+  });
+
   it('reports query and path problems with their location', async () => {
     const query = await t.client(account.token).get('/v2/contacts/find?emial=a@example.com');
     assert.equal(query.status, 422);

@@ -96,9 +96,77 @@ describe('the served OpenAPI document', () => {
 
   it('describes every response', () => {
     for (const { name, op } of operations()) {
-      for (const [status, response] of Object.entries<{ description: string }>(op.responses as never)) {
+      for (const [status, given] of Object.entries<{ description: string; $ref?: string }>(op.responses as never)) {
+        const response = given.$ref ? doc.components.responses[given.$ref.split('/').pop() as string] : given;
         assert.ok(response.description && response.description !== 'Default Response', `${name} ${status}`);
       }
+    }
+  });
+
+  it('describes every operation', () => {
+    assert.deepEqual(
+      operations()
+        .filter(({ op }) => typeof op.description !== 'string' || op.description.length < 20)
+        .map(({ name }) => name),
+      [],
+    );
+  });
+
+  it('admits null in the enum of every nullable enum (a strict client refuses a null the enum lacks)', () => {
+    const lacking: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as { type?: unknown; enum?: unknown[] };
+      if (Array.isArray(schema.type) && schema.type.includes('null') && schema.enum && !schema.enum.includes(null)) lacking.push(at);
+      for (const [key, value] of Object.entries(node)) walk(value, `${at}/${key}`);
+    };
+    walk(doc, '#');
+    assert.deepEqual(lacking, []);
+    assert.deepEqual(doc.components.schemas.conversation.properties.close_type.enum, ['agent', 'contact', 'inactivity', null]);
+  });
+
+  it('declares 405, 408 and 431 on every operation, and 414 where a path parameter can be over-long', () => {
+    for (const { name, op } of operations()) {
+      const responses = op.responses as Record<string, { $ref?: string }>;
+      for (const status of ['405', '408', '431']) assert.ok(responses[status]?.$ref, `${name} ${status}`);
+      assert.equal(responses['414'] !== undefined, name.includes('{'), `${name} 414`);
+    }
+    assert.deepEqual(Object.keys(doc.components.responses).sort(), [
+      'headers_too_large',
+      'method_not_allowed',
+      'request_timeout',
+      'uri_too_long',
+    ]);
+  });
+
+  it('declares the body statuses on operations without a body, which refuse one', () => {
+    for (const name of ['POST /v2/agents/{id}/ping', 'PATCH /v2/conversations/{id}/close', 'DELETE /v2/tags/{id}']) {
+      const { op } = operations().find((o) => o.name === name) as unknown as { op: { responses: object; requestBody?: unknown } };
+      assert.equal(op.requestBody, undefined, name);
+      for (const status of ['400', '413', '415', '422']) assert.ok(status in op.responses, `${name} ${status}`);
+    }
+  });
+
+  it('says what the service checks: download types, the Idempotency-Key, webhook urls, stream types and Last-Event-ID', () => {
+    assert.deepEqual(Object.keys(doc.paths['/v2/uploads/{id}/content'].get.responses['200'].content), ['*/*']);
+    const key = doc.paths['/v2/contacts'].post.parameters.find((p: { name: string }) => p.name === 'idempotency-key');
+    assert.deepEqual([key.schema.minLength, key.schema.maxLength, key.schema.pattern], [1, 255, '^[\\x21-\\x7e]+$']);
+    const url = doc.paths['/v2/webhooks'].post.requestBody.content['application/json'].schema.properties.url;
+    assert.equal(url.pattern, '^[Hh][Tt][Tt][Pp][Ss]?://');
+    const stream = doc.paths['/v2/events'].get.parameters as { name: string; in: string; schema: { pattern: string } }[];
+    const types = new RegExp(stream.find((p) => p.name === 'types')!.schema.pattern);
+    assert.ok(types.test('conversation.opened, agent.updated') && !types.test('conversation.opened,nope'));
+    assert.ok(stream.some((p) => p.in === 'header' && p.name === 'last-event-id'));
+  });
+
+  it('documents the legacy POST bodies as the export reads them: null values, the apiKey, unknown parameters', () => {
+    for (const route of ['/stats/totals', '/stats/overview', '/stats/agents']) {
+      const operation = doc.paths[route].post;
+      const schema = operation.requestBody.content['application/json'].schema;
+      assert.notEqual(schema.additionalProperties, false, route);
+      for (const name of ['apiKey', 'from', 'to', 'group'])
+        assert.deepEqual(schema.properties[name].type, ['string', 'null'], `${route} ${name}`);
+      assert.deepEqual(operation.security.at(-1), {}, route);
     }
   });
 

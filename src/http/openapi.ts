@@ -57,19 +57,62 @@ function describeResponse(response: Response): void {
   response.description = typeof ref === 'string' ? `The ${ref.slice(COMPONENT_SCHEMAS.length).replace(/_/g, ' ')}` : 'Success';
 }
 
+const errorContent = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: `${COMPONENT_SCHEMAS}error_payload` } } },
+});
+
+/**
+ * Answers any request can get before (or instead of) reaching its operation: from Node's HTTP parser
+ * (408, 431: src/http/error-handler.ts clientErrorHandler), the router (414 for an over-long path
+ * parameter) and the 405 of a method the path does not have. One shared response each, referenced
+ * by every operation they can happen to (414: those with a path parameter).
+ */
+const SHARED_RESPONSES: Record<string, { status: number; response: Json; pathParameters?: true }> = {
+  method_not_allowed: {
+    status: 405,
+    response: {
+      ...errorContent('A method this path does not have (`method_not_allowed`); Allow lists those it has'),
+      headers: { Allow: { description: 'The methods of this path', schema: { type: 'string' } } },
+    },
+  },
+  request_timeout: {
+    status: 408,
+    response: errorContent(
+      'Headers or body not received within HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS (`request_timeout`); the connection is closed',
+    ),
+  },
+  uri_too_long: {
+    status: 414,
+    response: errorContent('A path parameter over 2048 characters (`bad_request`)'),
+    pathParameters: true,
+  },
+  headers_too_large: {
+    status: 431,
+    response: errorContent('The request headers (the URL included) are over the size limit (`bad_request`); the connection is closed'),
+  },
+};
+
 export function finishDocument(openapiObject: Json): Json {
   const components = (openapiObject.components ?? {}) as Json;
   const schemas = (components.schemas ?? {}) as Record<string, unknown>;
   const paths = hoistTitledSchemas(openapiObject.paths ?? {}, schemas) as Record<string, Record<string, Operation>>;
-  for (const item of Object.values(paths)) {
+  for (const [path, item] of Object.entries(paths)) {
     for (const operation of Object.values(item)) {
+      const responses = (operation.responses ??= {});
+      for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
+        if (shared.pathParameters && !path.includes('{')) continue;
+        (responses as Record<string, unknown>)[shared.status] ??= { $ref: `#/components/responses/${name}` };
+      }
+      operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
       // A query parameter with a default may be left out: fastify fills the default in.
       for (const parameter of operation.parameters ?? []) {
         if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
       }
-      for (const response of Object.values(operation.responses ?? {})) describeResponse(response);
+      for (const response of Object.values(operation.responses)) describeResponse(response);
     }
   }
   const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));
-  return { ...openapiObject, paths, components: { ...components, schemas: sorted } };
+  const responses = Object.fromEntries(Object.entries(SHARED_RESPONSES).map(([name, shared]) => [name, shared.response]));
+  return { ...openapiObject, paths, components: { ...components, schemas: sorted, responses } };
 }

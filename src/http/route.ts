@@ -20,8 +20,12 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
 const AUTHENTICATED_429 =
   'Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After';
 
-const errorResponse = (status: number, authenticated: boolean) => ({
-  description: (status === 429 && authenticated ? AUTHENTICATED_429 : ERROR_DESCRIPTIONS[status]) ?? 'Error',
+/** Where a query string is validated, a parameter it does not know is refused too (additionalProperties). */
+const QUERY_422 = 'Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code)';
+
+export const errorResponse = (status: number, authenticated: boolean, query: boolean) => ({
+  description:
+    (status === 429 && authenticated ? AUTHENTICATED_429 : status === 422 && query ? QUERY_422 : ERROR_DESCRIPTIONS[status]) ?? 'Error',
   content: { 'application/json': { schema: { $ref: 'error_payload#' } } },
 });
 
@@ -42,6 +46,10 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
    * enforces that a generated client should know (exclusiveProperties()).
    */
   documentedBody?: Record<string, TSchema>;
+  /** The query string as the document shows it, when it says more than `querystring` (a rule the service checks itself with its own error). */
+  documentedQuery?: TSchema;
+  /** Request headers the operation reads, for the document only: the code reading each header checks it (src/http/validation.ts). */
+  headers?: TSchema;
   response: R;
   /** Statuses this route answers besides the ones every route of its kind has. */
   errors?: number[];
@@ -68,8 +76,12 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   }
   if (doc.params || doc.querystring || doc.body) statuses.add(422);
   if (doc.body) [400, 413, 415].forEach((s) => statuses.add(s));
+  // An operation without a body refuses one (refuseBodies() in src/http/error-handler.ts declares its statuses).
+  const bodyless = !doc.body && !doc.documentedBody;
   const response: Record<string, unknown> = { 200: doc.response };
-  for (const status of [...statuses].sort()) response[status] = errorResponse(status, scopes !== undefined);
+  for (const status of [...statuses].sort()) {
+    response[status] = errorResponse(status, scopes !== undefined, doc.querystring !== undefined);
+  }
   return {
     schema: {
       operationId: doc.operationId,
@@ -83,28 +95,35 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
       ...(doc.params ? { params: doc.params } : {}),
       ...(doc.querystring ? { querystring: doc.querystring } : {}),
       ...(doc.body ? { body: doc.body } : {}),
+      ...(doc.headers ? { headers: doc.headers } : {}),
       response: response as { 200: R },
     },
     config: {
       scopes,
+      ...(bodyless ? { bodyless: true } : {}),
       ...(rateLimited ? {} : { rateLimit: false as const }),
-      ...(doc.documentedBody ? { swaggerTransform: documentBody(doc.documentedBody) } : {}),
+      ...(doc.documentedBody || doc.documentedQuery ? { swaggerTransform: documented(doc.documentedBody, doc.documentedQuery) } : {}),
     },
   } as {
     schema: { params: P; querystring: Q; body: B; response: { 200: R } };
-    config: { scopes?: readonly Scope[]; rateLimit?: false; swaggerTransform?: SwaggerTransform };
+    config: { scopes?: readonly Scope[]; bodyless?: true; rateLimit?: false; swaggerTransform?: SwaggerTransform };
   };
 }
 
-/** The document's copy of the route schema with `content` as its body (@fastify/swagger reads that form per media type). */
-function documentBody(content: Record<string, TSchema>): SwaggerTransform {
-  const body = { content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])) };
-  return ({ schema, url }) => ({ schema: { ...schema, body }, url });
+/**
+ * The document's copy of the route schema with `content` as its body (@fastify/swagger reads that form per
+ * media type) and `querystring` as its query string.
+ */
+function documented(content: Record<string, TSchema> | undefined, querystring: TSchema | undefined): SwaggerTransform {
+  const body = content && { content: Object.fromEntries(Object.entries(content).map(([type, schema]) => [type, { schema }])) };
+  return ({ schema, url }) => ({ schema: { ...schema, ...(body ? { body } : {}), ...(querystring ? { querystring } : {}) }, url });
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** The scopes of which a caller's token must hold at least one; absent on public routes. */
     scopes?: readonly Scope[];
+    /** The operation takes no request body: one with content is refused (src/http/error-handler.ts). */
+    bodyless?: true;
   }
 }

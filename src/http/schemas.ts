@@ -2,12 +2,15 @@ import { Type, type TSchema, type Static, type TUnsafe } from '@sinclair/typebox
 
 /**
  * `T or null` as a single JSON-Schema `type` array rather than anyOf, so a wrong
- * value yields one precise error instead of one per branch.
+ * value yields one precise error instead of one per branch. An `enum` gets `null`
+ * among its values too: `enum` applies to every type, so without it `null` would fail
+ * it (a strict client, or an enum generated from the document, refuses the null).
  */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
-  const type = (schema as { type?: string | string[] }).type;
+  const { type, enum: values } = schema as { type?: string | string[]; enum?: unknown[] };
   if (typeof type !== 'string') throw new Error('Nullable() needs a schema with a single type');
-  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'] });
+  if ('const' in schema) throw new Error('Nullable() of a const: use an enum of the value');
+  return Type.Unsafe<Static<T> | null>({ ...schema, type: [type, 'null'], ...(values ? { enum: [...values, null] } : {}) });
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO-8601 UTC with milliseconds' });

@@ -1,6 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
-import { checkKey, claimKey, requestHash, settleKey, type HeldKey, type StoredAnswer } from './service.ts';
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+  checkKey,
+  claimKey,
+  requestHash,
+  settleKey,
+  type HeldKey,
+  type StoredAnswer,
+} from './service.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,6 +65,9 @@ export function installIdempotency(app: FastifyInstance, deps: Deps): void {
       properties: {
         [HEADER]: {
           type: 'string',
+          minLength: 1,
+          maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+          pattern: IDEMPOTENCY_KEY_PATTERN,
           description:
             'Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys)',
         },

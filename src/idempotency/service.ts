@@ -9,6 +9,8 @@ export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
 /** How long a running request holds its key; after that (its instance crashed) a retry may take it over. */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** Visible ASCII, no spaces (the document's pattern for the header). */
+export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]+$';
 
 /** Answers from this status on are not kept: the key is freed so that a retry runs again. */
 const FIRST_UNSTORED_STATUS = 500;
@@ -22,7 +24,7 @@ export function checkKey(raw: string): string {
       ? ['minLength', 'must not be empty']
       : raw.length > MAX_IDEMPOTENCY_KEY_LENGTH
         ? ['maxLength', `must be at most ${MAX_IDEMPOTENCY_KEY_LENGTH} characters`]
-        : /^[\x21-\x7e]+$/.test(raw)
+        : new RegExp(IDEMPOTENCY_KEY_PATTERN).test(raw)
           ? [null, null]
           : ['pattern', 'must be visible ASCII characters (no spaces)'];
   if (code === null) return raw;

@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import type { TObject, TSchema } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import formbody from '@fastify/formbody';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { toApiError } from '../http/error-handler.ts';
 import { formatValidationErrors } from '../http/validation.ts';
 import { route } from '../http/route.ts';
+import { Nullable } from '../http/schemas.ts';
 import { authenticateBearer } from '../auth/hook.ts';
 import { sha256 } from '../ids.ts';
 import {
@@ -83,6 +84,19 @@ const LEGACY_ERRORS: Record<number, string> = {
   503: 'The queries did not finish within HEAVY_QUERY_TIMEOUT_MS (`service_unavailable`); see Retry-After',
 };
 
+/**
+ * A POST body as the export reads it (collectParameters): every parameter may be null or empty
+ * (not given), and parameters it does not know are ignored, so the document admits both.
+ */
+function documentedBody(parameters: TObject): TSchema {
+  const properties = Object.fromEntries(
+    Object.entries(parameters.properties).map(([name, schema]) => [name, Type.Optional(Nullable(schema))]),
+  );
+  return Type.Object(properties, {
+    description: 'The parameters, apiKey included; null or empty counts as not given, and unknown parameters are ignored',
+  });
+}
+
 /** route() with this export's own error body in place of error_payload. */
 function legacyRoute<P extends TObject, R extends TSchema>(doc: {
   operationId: string;
@@ -101,7 +115,12 @@ function legacyRoute<P extends TObject, R extends TSchema>(doc: {
     [doc.in]: doc.parameters,
     // A POST reads the same parameters from a form or a JSON body.
     ...(doc.in === 'body'
-      ? { documentedBody: { 'application/x-www-form-urlencoded': doc.parameters, 'application/json': doc.parameters } }
+      ? {
+          documentedBody: {
+            'application/x-www-form-urlencoded': documentedBody(doc.parameters),
+            'application/json': documentedBody(doc.parameters),
+          },
+        }
       : {}),
   });
   const statuses = doc.in === 'body' ? [400, 401, 403, 413, 415, 429, 500, 503] : [400, 401, 403, 429, 500, 503];
@@ -111,7 +130,13 @@ function legacyRoute<P extends TObject, R extends TSchema>(doc: {
   ]);
   options.schema.response = { 200: doc.response, ...Object.fromEntries(errors) };
   // Either the apiKey parameter or, as an extension, a bearer token with statistics:read.
-  (options.schema as { security?: unknown }).security = [{ legacyApiKey: [] }, { bearer: [...LEGACY_BEARER_SCOPES] }];
+  // A POST may carry the apiKey in its body instead, which a security scheme cannot say: the empty
+  // requirement admits a request with neither, and the body's apiKey (documented there) authenticates it.
+  (options.schema as { security?: unknown }).security = [
+    { legacyApiKey: [] },
+    { bearer: [...LEGACY_BEARER_SCOPES] },
+    ...(doc.in === 'body' ? [{}] : []),
+  ];
   return options;
 }
 

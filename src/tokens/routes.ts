@@ -25,7 +25,14 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app
 
   app.get(
     '/tokens',
-    route({ operationId: 'listTokens', summary: 'List API tokens', tags, scope: 'account:manage', response: TokenList }),
+    route({
+      operationId: 'listTokens',
+      description: "The account's API tokens, with their names and scopes; never their secrets, shown only when created.",
+      summary: 'List API tokens',
+      tags,
+      scope: 'account:manage',
+      response: TokenList,
+    }),
     async (request) => ({ tokens: await tokens.listTokens(deps.db, callerOf(request).accountId) }),
   );
 

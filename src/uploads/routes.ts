@@ -79,6 +79,8 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     '/uploads/:id/content',
     route({
       operationId: 'downloadUpload',
+      description:
+        'The bytes of an upload of this account, with its stored Content-Type (`image/png`, `text/csv`, `application/pdf`, ...; a type a browser could render or run is served as application/octet-stream), `X-Content-Type-Options: nosniff` and a sandboxing Content-Security-Policy.',
       summary: 'Download an uploaded file',
       tags,
       scope: 'conversations:read',

@@ -30,7 +30,14 @@ export const UploadContent = Type.Unsafe<Buffer>({
   description:
     'The stored bytes with nosniff and a sandboxing CSP; png, jpeg, gif and webp inline, every other file as an attachment; ' +
     'a type a browser could render or run (HTML, SVG, XML, scripts) is served as application/octet-stream',
-  content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+  // Served with the stored type (image/png, text/csv, application/pdf, ...), whatever was uploaded: any media type.
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+  headers: {
+    'content-disposition': { type: 'string', description: '`inline` (png, jpeg, gif, webp) or `attachment`, with the file name' },
+    'x-content-type-options': { type: 'string', enum: ['nosniff'], description: 'Always nosniff' },
+    'content-security-policy': { type: 'string', description: "`default-src 'none'; sandbox`: the file can run nothing" },
+    'cache-control': { type: 'string', description: '`private, no-store`' },
+  },
 });
 
 const FileBytes = Type.Unsafe<Blob>({ type: 'string', format: 'binary', description: 'The file, at most 20 MiB' });

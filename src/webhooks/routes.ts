@@ -3,7 +3,7 @@ import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import { IdParams, OkResponse } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
-import { CreateWebhookBody, CreatedWebhook, DeliveryAttemptList, WebhookList } from './schema.ts';
+import { CreateWebhookBody, DocumentedCreateWebhookBody, CreatedWebhook, DeliveryAttemptList, WebhookList } from './schema.ts';
 import * as webhooks from './service.ts';
 
 const tags = ['Webhooks'];
@@ -20,6 +20,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       tags,
       scope: 'account:manage',
       body: CreateWebhookBody,
+      documentedBody: { 'application/json': DocumentedCreateWebhookBody },
       response: CreatedWebhook,
     }),
     async (request) => webhooks.createWebhook(deps, callerOf(request).accountId, request.body),
@@ -27,7 +28,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
 
   app.get(
     '/webhooks',
-    route({ operationId: 'listWebhooks', summary: 'List webhooks', tags, scope: 'account:manage', response: WebhookList }),
+    route({
+      operationId: 'listWebhooks',
+      description: "The account's webhooks, without their secrets (shown only when created).",
+      summary: 'List webhooks',
+      tags,
+      scope: 'account:manage',
+      response: WebhookList,
+    }),
     async (request) => ({ webhooks: await webhooks.listWebhooks(deps, callerOf(request).accountId) }),
   );
 
@@ -53,6 +61,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     '/webhooks/:id/deliveries',
     route({
       operationId: 'listWebhookDeliveries',
+      description:
+        'The 100 most recent delivery attempts, newest first (kept 7 days): status code or error, duration, and when the event is tried next (null once delivered or given up).',
       summary: 'Recent delivery attempts of a webhook',
       tags,
       scope: 'account:manage',

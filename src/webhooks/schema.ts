@@ -18,6 +18,15 @@ export const CreateWebhookBody = Type.Object(
 );
 export type CreateWebhookBody = Static<typeof CreateWebhookBody>;
 
+/** The body as documented: the url's scheme, which the service checks itself (a 422 `format` on `url`). */
+export const DocumentedCreateWebhookBody = Type.Object(
+  {
+    ...CreateWebhookBody.properties,
+    url: Type.String({ ...CreateWebhookBody.properties.url, pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' }),
+  },
+  { additionalProperties: false },
+);
+
 const webhookFields = {
   id: Type.String({ description: '`wh` + 12 characters', examples: ['whK3mS0q9ZbX1a'] }),
   url: Type.String({ description: 'Where the events are POSTed' }),
