@@ -2722,6 +2722,15 @@ export interface operations {
                     "application/json": components["schemas"]["rotated_api_key"];
                 };
             };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Missing, unknown or revoked token (`unauthorized`) */
             401: {
                 headers: {
@@ -2740,8 +2749,37 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2758,6 +2796,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
