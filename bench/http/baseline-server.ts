@@ -47,8 +47,8 @@ await db.query('create sequence if not exists baseline_event_ids start 100000000
 
 const MESSAGE_COLUMNS = 'account_id, id, conversation_id, type, sub_type, content, text, created_at';
 const insertEvents = (count: number) =>
-  `insert into events (account_id, id, type, conversation_id, data)
-   select $1, nextval('baseline_event_ids'), 'conversation.contact_replied', $2, '{}'::jsonb from generate_series(1, ${count})`;
+  `insert into events (account_id, id, type, conversation_id, data, created_at)
+   select $1, nextval('baseline_event_ids'), 'conversation.contact_replied', $2, '{}'::jsonb, $3 from generate_series(1, ${count})`;
 
 const app = Fastify({ logger: false });
 
@@ -61,10 +61,11 @@ app.get<{ Params: { id: string } }>('/conversations/:id', async (request, reply)
 app.post('/conversations', async () => {
   const conversationId = id('co');
   await db.transaction(async (tx) => {
-    await tx.query(`insert into conversations (account_id, id, status, contact_id, created_at) values ($1, $2, 'pending', $3, now())`, [
+    await tx.query(`insert into conversations (account_id, id, status, contact_id, created_at, updated_at) values ($1, $2, 'pending', $3, $4, $4)`, [
       account,
       conversationId,
       contact,
+      new Date(),
     ]);
     for (let i = 0; i < 3; i++) {
       await tx.query(
@@ -76,7 +77,7 @@ app.post('/conversations', async () => {
       `update conversations set status = 'open', unread = 3, last_message_text = 'hi', last_message_at = now() where account_id = $1 and id = $2`,
       [account, conversationId],
     );
-    await tx.query(insertEvents(4), [account, conversationId]);
+    await tx.query(insertEvents(4), [account, conversationId, new Date()]);
   });
   return { id: conversationId };
 });
@@ -92,7 +93,7 @@ app.post<{ Params: { id: string } }>('/conversations/:id/messages', async (reque
       account,
       request.params.id,
     ]);
-    await tx.query(insertEvents(1), [account, request.params.id]);
+    await tx.query(insertEvents(1), [account, request.params.id, new Date()]);
   });
   return { id: messageId };
 });

@@ -118,14 +118,14 @@ export const missingAgentIdsSql = (account: string, ids: string) =>
 export async function insertAgent(
   db: Queryable,
   accountId: string,
-  input: { email: string; full_name: string | null; nickname: string | null; role: Agent['role'] },
+  input: { email: string; full_name: string | null; nickname: string | null; role: Agent['role']; created_at: Date },
 ): Promise<string | null> {
   // Conflict on the live-email index: null, so a concurrent duplicate is a 422, not a 500.
   const { rows } = await db.query<{ id: string }>(
-    `insert into agents (account_id, email, full_name, nickname, role) values ($1, $2, $3, $4, $5)
+    `insert into agents (account_id, email, full_name, nickname, role, created_at) values ($1, $2, $3, $4, $5, $6)
      on conflict (account_id, lower(email)) where deleted_at is null do nothing
      returning id`,
-    [accountId, input.email, input.full_name, input.nickname, input.role],
+    [accountId, input.email, input.full_name, input.nickname, input.role, input.created_at],
   );
   return rows[0]?.id ?? null;
 }

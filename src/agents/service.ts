@@ -28,7 +28,7 @@ export async function updateAgent(deps: AgentDeps, accountId: string, id: string
     if (input.status === undefined || input.status === existing.status) return existing;
     await repo.setAgentStatus(tx, accountId, id, input.status);
     const agent = { ...existing, status: input.status };
-    await recordEvent(tx, accountId, 'agent.updated', { agent });
+    await recordEvent(tx, accountId, deps.now(), 'agent.updated', { agent });
     return agent;
   });
 }
@@ -51,6 +51,7 @@ export async function createAgent(deps: AgentDeps, accountId: string, input: New
       full_name: input.full_name ?? null,
       nickname: input.nickname ?? null,
       role: input.role ?? 'agent',
+      created_at: deps.now(),
     });
     if (id === null) throw invalidArgument('email', 'unique', 'is already used by another agent');
     await repo.addAgentToGroups(tx, accountId, id, groupIds);

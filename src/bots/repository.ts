@@ -9,6 +9,7 @@ export interface NewBotRow {
   conditions: Record<string, unknown>;
   text: string | null;
   html: string | null;
+  createdAt: Date;
 }
 
 const toBot = (row: { id: string; name: string; created_at: Date }): Bot => ({
@@ -19,10 +20,10 @@ const toBot = (row: { id: string; name: string; created_at: Date }): Bot => ({
 
 export async function insertBot(db: Queryable, accountId: string, bot: NewBotRow): Promise<Bot> {
   const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
-    `insert into bots (account_id, id, name, trigger_active, trigger_event, trigger_conditions, trigger_text, trigger_html)
-     values ($1, $2, $3, $4, $5, $6, $7, $8)
+    `insert into bots (account_id, id, name, trigger_active, trigger_event, trigger_conditions, trigger_text, trigger_html, trigger_updated_at, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
      returning id, name, created_at`,
-    [accountId, newId('bo'), bot.name, bot.active, bot.event, JSON.stringify(bot.conditions), bot.text, bot.html],
+    [accountId, newId('bo'), bot.name, bot.active, bot.event, JSON.stringify(bot.conditions), bot.text, bot.html, bot.createdAt],
   );
   return toBot(rows[0]);
 }

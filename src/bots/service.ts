@@ -4,7 +4,7 @@ import { sanitizeHtml } from '../content/html.ts';
 import type { Bot, BotTrigger, CreateBotBody } from './schema.ts';
 import * as repo from './repository.ts';
 
-type BotDeps = Pick<Deps, 'db'>;
+type BotDeps = Pick<Deps, 'db' | 'now'>;
 
 /**
  * Management: a bot with its one trigger. Trigger HTML is sanitised like message
@@ -24,6 +24,7 @@ export function createBot(deps: BotDeps, accountId: string, input: CreateBotBody
     conditions: trigger.conditions ?? {},
     text: message.text ?? clean?.text ?? null,
     html: clean?.html ?? null,
+    createdAt: deps.now(),
   });
 }
 

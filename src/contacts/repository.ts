@@ -24,13 +24,13 @@ const toContact = (row: ContactRow): Contact => ({
 export async function insertContact(
   db: Queryable,
   accountId: string,
-  input: { email: string | null; identity_id: string | null; name: string | null; phone: string | null },
+  input: { email: string | null; identity_id: string | null; name: string | null; phone: string | null; created_at: Date },
 ): Promise<Contact | null> {
   const { rows } = await db.query<ContactRow>(
-    `insert into contacts (account_id, id, email, identity_id, name, phone) values ($1, $2, $3, $4, $5, $6)
+    `insert into contacts (account_id, id, email, identity_id, name, phone, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $7)
      on conflict (account_id, identity_id) where identity_id is not null do nothing
      returning ${COLUMNS}`,
-    [accountId, newId('ct'), input.email, input.identity_id, input.name, input.phone],
+    [accountId, newId('ct'), input.email, input.identity_id, input.name, input.phone, input.created_at],
   );
   return rows[0] ? toContact(rows[0]) : null;
 }

@@ -4,7 +4,7 @@ import { recordEvent } from '../events/outbox.ts';
 import type { Contact, CreateContactBody } from './schema.ts';
 import * as repo from './repository.ts';
 
-type ContactDeps = Pick<Deps, 'db'>;
+type ContactDeps = Pick<Deps, 'db' | 'now'>;
 
 /** Always creates (docs/behaviour.md §4); identity_id is unique per account. */
 export async function createContact(deps: ContactDeps, accountId: string, input: CreateContactBody): Promise<Contact> {
@@ -14,9 +14,10 @@ export async function createContact(deps: ContactDeps, accountId: string, input:
       identity_id: input.identity_id ?? null,
       name: input.name ?? null,
       phone: input.phone ?? null,
+      created_at: deps.now(),
     });
     if (!contact) throw invalidArgument('identity_id', 'unique', 'is already used by another contact');
-    await recordEvent(tx, accountId, 'contact.created', { contact });
+    await recordEvent(tx, accountId, deps.now(), 'contact.created', { contact });
     return contact;
   });
 }

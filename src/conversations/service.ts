@@ -311,7 +311,7 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
       const rows = inputs.map((input, i) => nextMessage(conv, input, attachments[i], judgedLive(input) && agentAvailable === false, now));
       const messages = await repo.writeConversation(tx, accountId, conv, true, rows);
       const conversation = repo.toConversation(conv);
-      await recordEvents(tx, accountId, [
+      await recordEvents(tx, accountId, now, [
         { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
         ...repliedEvents(messages),
       ]);
@@ -369,7 +369,7 @@ export async function addMessage(
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
     const row = nextMessage(conv, input, stored, offline, storedAt);
     const [message] = await repo.writeConversation(tx, accountId, conv, false, [row]);
-    await recordEvents(tx, accountId, repliedEvents([message]));
+    await recordEvents(tx, accountId, now, repliedEvents([message]));
     return message;
   });
 }
@@ -437,7 +437,7 @@ async function changeConversation(
       conv.updated_at = now;
       await repo.writeConversation(tx, accountId, conv, false);
       const conversation = repo.toConversation(conv);
-      await recordEvent(tx, accountId, event, { conversation }, conv.id);
+      await recordEvent(tx, accountId, now, event, { conversation }, conv.id);
       return conversation;
     }),
   );
@@ -498,6 +498,7 @@ async function recordAssignment(
   await recordEvent(
     tx,
     accountId,
+    now,
     kind === 'agent_assigned' ? 'conversation.agent_assigned' : 'conversation.agent_unassigned',
     { conversation_id: conv.id, agent_id: actingId, [subjectKey]: subjectId },
     conv.id,

@@ -33,7 +33,7 @@ const analyzeCount = async (db: Queryable, table: string) =>
 async function insertTags(db: Db, count: number): Promise<string> {
   const accountId = (await t.account()).accountId;
   await db.transaction(async (tx) => {
-    await tx.query("insert into tags (account_id, id, name) select $1, 'tg' || g, 'tag ' || g from generate_series(1, $2::int) g", [
+    await tx.query("insert into tags (account_id, id, name, created_at) select $1, 'tg' || g, 'tag ' || g, now() from generate_series(1, $2::int) g", [
       accountId,
       count,
     ]);
@@ -137,7 +137,7 @@ it('analyzes a grown table, so connections plan again the foreign-key checks the
       (await db.query<{ n: number }>("select idx_tup_read as n from pg_stat_user_indexes where indexrelname = 'conversations_created'"))
         .rows[0]!.n;
 
-    await write("insert into contacts (account_id, id, name) values ($1, 'ct1', 'x')", [accountId]);
+    await write("insert into contacts (account_id, id, name, created_at, updated_at) values ($1, 'ct1', 'x', now(), now())", [accountId]);
     await conversations(1, 1);
     // A connection plans a statement for its parameters 5 times, then keeps one generic plan if it is no worse.
     for (let i = 0; i < 10; i++) await message('co1');

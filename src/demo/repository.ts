@@ -63,8 +63,11 @@ export async function ensureNamed(
   const missing = names.filter((name) => !ids.has(name));
   for (const name of missing) ids.set(name, newId(prefix[table]));
   if (missing.length > 0) {
+    // A bot's trigger starts with the bot: both times are the set-up time.
+    const times = table === 'bots' ? ['created_at', 'trigger_updated_at'] : ['created_at'];
     await db.query(
-      `insert into ${table} (account_id, id, name, created_at) select $1, * from unnest($2::text[], $3::text[], $4::timestamptz[])`,
+      `insert into ${table} (account_id, id, name, ${times.join(', ')})
+       select $1, n.id, n.name, ${times.map(() => 'n.at').join(', ')} from unnest($2::text[], $3::text[], $4::timestamptz[]) as n (id, name, at)`,
       [accountId, missing.map((name) => ids.get(name)), missing, missing.map(() => iso(createdAt))],
     );
   }

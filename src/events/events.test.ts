@@ -261,7 +261,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     const { account, token } = await newAccountWithStreamToken();
     await assert.rejects(
       t.db.transaction(async (tx) => {
-        await recordEvent(tx, account.accountId, 'contact.created', { contact: { id: 'ctRolledBack' } });
+        await recordEvent(tx, account.accountId, new Date(), 'contact.created', { contact: { id: 'ctRolledBack' } });
         throw new Error('the change failed');
       }),
       /the change failed/,
@@ -378,8 +378,8 @@ describe('waking streams', { timeout: 300_000 }, () => {
       try {
         // Committed without any NOTIFY.
         await polling.db.query(
-          `insert into events (account_id, type, conversation_id, data) values ($1, 'contact.created', null, '{"contact":{"id":"ctUnannounced"}}')`,
-          [account.accountId],
+          `insert into events (account_id, type, conversation_id, data, created_at) values ($1, 'contact.created', null, '{"contact":{"id":"ctUnannounced"}}', $2)`,
+          [account.accountId, new Date()],
         );
         const [message] = await stream.next(1);
         assert.equal(message.data.data.contact.id, 'ctUnannounced');

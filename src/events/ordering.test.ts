@@ -132,7 +132,7 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
     const slowWriter = (async () => {
       for (let i = 0; i < SLOW_TRANSACTIONS; i++) {
         await t.db.transaction(async (tx) => {
-          await recordEvent(tx, account.accountId, 'conversation.updated', { marker: i }, 'coSlowWriter');
+          await recordEvent(tx, account.accountId, new Date(), 'conversation.updated', { marker: i }, 'coSlowWriter');
           await sleep(SLOW_TRANSACTION_MS);
         });
       }
@@ -209,7 +209,7 @@ describe('an event id committing after a later one', { skip: engine === 'pglite'
     let slowId!: number;
     const slowTookId = new Promise<void>((resolve) => {
       void t.db.transaction(async (tx) => {
-        slowId = await recordEvent(tx, account.accountId, 'conversation.updated', { marker: 'slow' }, 'coSlow');
+        slowId = await recordEvent(tx, account.accountId, new Date(), 'conversation.updated', { marker: 'slow' }, 'coSlow');
         resolve();
         await slowMayCommit;
       });

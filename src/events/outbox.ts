@@ -34,13 +34,13 @@ export interface NewEvent {
  * Once committed, the account is announced on EVENTS_CHANNEL to wake its readers
  * on every instance. Returns the ids, in order.
  */
-export async function recordEvents(tx: Transaction, accountId: string, events: readonly NewEvent[]): Promise<number[]> {
+export async function recordEvents(tx: Transaction, accountId: string, at: Date, events: readonly NewEvent[]): Promise<number[]> {
   if (events.length === 0) return [];
   // The filter runs before nextval on each row: the transaction has its xid
   // before it takes an id, which the horizon relies on.
   const { rows } = await tx.query<{ id: number }>(
-    `insert into events (account_id, id, type, conversation_id, data)
-     select $1, nextval('events_id_seq'), e.type, e.conversation_id, e.data
+    `insert into events (account_id, id, type, conversation_id, data, created_at)
+     select $1, nextval('events_id_seq'), e.type, e.conversation_id, e.data, $5
      from unnest($2::text[], $3::text[], $4::jsonb[]) with ordinality as e (type, conversation_id, data, ord)
      where pg_current_xact_id() is not null
      order by e.ord
@@ -50,6 +50,7 @@ export async function recordEvents(tx: Transaction, accountId: string, events: r
       events.map((event) => event.type),
       events.map((event) => event.conversationId ?? null),
       events.map((event) => JSON.stringify(event.data)),
+      at,
     ],
   );
   tx.notifyAfterCommit(EVENTS_CHANNEL, accountId);
@@ -60,10 +61,11 @@ export async function recordEvents(tx: Transaction, accountId: string, events: r
 export async function recordEvent(
   tx: Transaction,
   accountId: string,
+  at: Date,
   type: EventType,
   data: Record<string, unknown>,
   conversationId: string | null = null,
 ): Promise<number> {
-  const [id] = await recordEvents(tx, accountId, [{ type, data, conversationId }]);
+  const [id] = await recordEvents(tx, accountId, at, [{ type, data, conversationId }]);
   return id;
 }

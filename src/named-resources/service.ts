@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.ts';
 import type { CreateNamedResourceBody, NamedResource, NamedResourceKind } from './schema.ts';
 import * as repo from './repository.ts';
 
-type NamedDeps = Pick<Deps, 'db'>;
+type NamedDeps = Pick<Deps, 'db' | 'now'>;
 
 export function createNamed(
   deps: NamedDeps,
@@ -11,7 +11,7 @@ export function createNamed(
   accountId: string,
   input: CreateNamedResourceBody,
 ): Promise<NamedResource> {
-  return repo.insertNamed(deps.db, kind, accountId, input.name);
+  return repo.insertNamed(deps.db, kind, accountId, input.name, deps.now());
 }
 
 export function listNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {

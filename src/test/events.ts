@@ -23,6 +23,6 @@ export async function produceAgentEvents(t: TestApp, account: TestAccount, count
 export function recordConversationEvent(t: TestApp, account: TestAccount, conversationId: string, marker: string): Promise<number> {
   const type: EventType = 'conversation.updated';
   return t.db.transaction((tx) =>
-    recordEvent(tx, account.accountId, type, { conversation: { id: conversationId }, marker }, conversationId),
+    recordEvent(tx, account.accountId, t.deps.now(), type, { conversation: { id: conversationId }, marker }, conversationId),
   );
 }

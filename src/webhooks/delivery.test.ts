@@ -473,6 +473,7 @@ describe('the webhook worker', () => {
         recordEvents(
           tx,
           account.accountId,
+          new Date(),
           Array.from({ length: 300 }, (_, i) => ({ type: 'contact.created' as const, data: { contact: { id: `ct${i}` } } })),
         ),
       );

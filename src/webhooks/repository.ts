@@ -19,13 +19,13 @@ const toWebhook = (row: WebhookRow): Webhook => ({
 export async function insertWebhook(
   db: Queryable,
   accountId: string,
-  input: { id: string; url: string; eventTypes: string[] | null; secret: string; queuedThroughEventId: number },
+  input: { id: string; url: string; eventTypes: string[] | null; secret: string; queuedThroughEventId: number; createdAt: Date },
 ): Promise<Webhook> {
   const { rows } = await db.query<WebhookRow>(
-    `insert into webhooks (account_id, id, url, event_types, secret, queued_through_event_id)
-     values ($1, $2, $3, $4, $5, $6)
+    `insert into webhooks (account_id, id, url, event_types, secret, queued_through_event_id, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7)
      returning id, url, event_types, created_at`,
-    [accountId, input.id, input.url, input.eventTypes, input.secret, input.queuedThroughEventId],
+    [accountId, input.id, input.url, input.eventTypes, input.secret, input.queuedThroughEventId, input.createdAt],
   );
   return toWebhook(rows[0]);
 }

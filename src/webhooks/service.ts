@@ -6,7 +6,7 @@ import type { CreateWebhookBody, CreatedWebhook, DeliveryAttempt, Webhook } from
 import * as repo from './repository.ts';
 import { settledEventId } from '../events/horizon.ts';
 
-type WebhookDeps = Pick<Deps, 'db' | 'config'>;
+type WebhookDeps = Pick<Deps, 'db' | 'config' | 'now'>;
 
 const RECENT_ATTEMPTS = 100;
 
@@ -20,6 +20,7 @@ export async function createWebhook(deps: WebhookDeps, accountId: string, input:
     secret,
     // Every event committed before the creation is at or below the settled horizon.
     queuedThroughEventId: await settledEventId(deps.db),
+    createdAt: deps.now(),
   });
   return { ...webhook, secret };
 }
