@@ -61,12 +61,10 @@ app.get<{ Params: { id: string } }>('/conversations/:id', async (request, reply)
 app.post('/conversations', async () => {
   const conversationId = id('co');
   await db.transaction(async (tx) => {
-    await tx.query(`insert into conversations (account_id, id, status, contact_id, created_at, updated_at) values ($1, $2, 'pending', $3, $4, $4)`, [
-      account,
-      conversationId,
-      contact,
-      new Date(),
-    ]);
+    await tx.query(
+      `insert into conversations (account_id, id, status, contact_id, created_at, updated_at) values ($1, $2, 'pending', $3, $4, $4)`,
+      [account, conversationId, contact, new Date()],
+    );
     for (let i = 0; i < 3; i++) {
       await tx.query(
         `insert into messages (${MESSAGE_COLUMNS}) values ($1, $2, $3, 'message', 'contact', '{"type":"text","text":"hi"}', 'hi', now())`,

@@ -33,10 +33,10 @@ const analyzeCount = async (db: Queryable, table: string) =>
 async function insertTags(db: Db, count: number): Promise<string> {
   const accountId = (await t.account()).accountId;
   await db.transaction(async (tx) => {
-    await tx.query("insert into tags (account_id, id, name, created_at) select $1, 'tg' || g, 'tag ' || g, now() from generate_series(1, $2::int) g", [
-      accountId,
-      count,
-    ]);
+    await tx.query(
+      "insert into tags (account_id, id, name, created_at) select $1, 'tg' || g, 'tag ' || g, now() from generate_series(1, $2::int) g",
+      [accountId, count],
+    );
     await tx.query('select pg_stat_force_next_flush()');
   });
   return accountId;

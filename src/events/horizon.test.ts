@@ -47,7 +47,9 @@ describe('the settled horizon', () => {
   it('takes no transaction id, and settles committed events', async () => {
     const account = await t.account();
     const { db, counts } = countingDb(t.db);
-    const id = await t.db.transaction((tx) => recordEvent(tx, account.accountId, 'conversation.updated', { marker: 'x' }, 'coX'));
+    const id = await t.db.transaction((tx) =>
+      recordEvent(tx, account.accountId, new Date(), 'conversation.updated', { marker: 'x' }, 'coX'),
+    );
     const horizon = new EventHorizon();
     for (let step = 0; step < 20; step++) await horizon.advance(db);
     assert.equal(counts.steps, 20);
@@ -73,7 +75,7 @@ describe('a write transaction left open', { skip: engine === 'pglite' }, () => {
       // An idle session holding a transaction id: the horizon cannot pass events committed after it.
       await open.query('begin');
       await open.query('select pg_current_xact_id()');
-      await t.db.transaction((tx) => recordEvent(tx, account.accountId, 'conversation.updated', { marker: 'held' }, 'coHeld'));
+      await t.db.transaction((tx) => recordEvent(tx, account.accountId, new Date(), 'conversation.updated', { marker: 'held' }, 'coHeld'));
       let woken = false;
       let wake!: () => void;
       const wokenOnce = new Promise<void>((resolve) => (wake = resolve));

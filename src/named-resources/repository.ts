@@ -7,7 +7,13 @@ import { GROUPS, type NamedResource, type NamedResourceKind } from './schema.ts'
 type Row = { id: string; name: string; created_at: Date };
 const toRecord = (row: Row): NamedResource => ({ ...row, created_at: row.created_at.toISOString() });
 
-export async function insertNamed(db: Queryable, kind: NamedResourceKind, accountId: string, name: string, createdAt: Date): Promise<NamedResource> {
+export async function insertNamed(
+  db: Queryable,
+  kind: NamedResourceKind,
+  accountId: string,
+  name: string,
+  createdAt: Date,
+): Promise<NamedResource> {
   const { rows } = await db.query<Row>(
     `insert into ${kind.plural} (account_id, id, name, created_at) values ($1, $2, $3, $4) returning id, name, created_at`,
     [accountId, newId(kind.prefix), name, createdAt],
