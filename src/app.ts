@@ -26,6 +26,7 @@ import { GROUPS, TAGS } from './named-resources/schema.ts';
 import { botRoutes } from './bots/routes.ts';
 import { contactRoutes } from './contacts/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
+import { searchRoutes } from './search/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { statisticsRoutes } from './statistics/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -211,6 +212,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
       await v2.register(botRoutes, { deps });
       await v2.register(contactRoutes, { deps });
       await v2.register(conversationRoutes, { deps });
+      await v2.register(searchRoutes, { deps });
       await v2.register(uploadRoutes, { deps });
       await v2.register(statisticsRoutes, { deps });
       await v2.register(eventRoutes, { deps, events });

@@ -606,6 +606,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/conversations/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Search conversations
+         * @description Filters (all given must match) and full text over message text and the contact's name and e-mail, case and diacritics ignored (`prilis` finds `příliš`). Newest change first by default; pages of `size` with an opaque `after` cursor bound to the body it came from (another body or account: 422 `invalid_arguments`, path `after`). With a `query`, each item has a plain-text `snippet` with the matched ranges.
+         */
+        post: operations["searchConversations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/uploads": {
         parameters: {
             query?: never;
@@ -1172,6 +1192,103 @@ export interface components {
             /** @description The last 200, oldest first */
             paths?: components["schemas"]["path"][];
             statistics?: components["schemas"]["conversation_statistics"];
+        };
+        /** conversation_search_hit */
+        conversation_search_hit: {
+            /** @description Conversation id (`co` + 12 characters) */
+            id: string;
+            /** @description The caller's own id, unique per account */
+            ext_id: string | null;
+            /**
+             * @description `pending` (no contact message), `open` (waiting for an agent), `served` (an agent assigned or replied), `closed`
+             * @enum {string}
+             */
+            status: "pending" | "open" | "served" | "closed";
+            /** @description The channel it came through */
+            channel: {
+                /**
+                 * @description Always `default`
+                 * @enum {string}
+                 */
+                type: "default";
+                /** @description Always null */
+                id: null;
+            };
+            /** @description The contact it is with */
+            contact_id: string;
+            /** @description The group it is routed to, or null */
+            group_id: string | null;
+            /** @description Host of the first path recorded; null before any */
+            domain: string | null;
+            /** @description Agents assigned to it */
+            assigned_ids: string[];
+            /** @description Agents who have written in it */
+            agent_ids: string[];
+            /** @description Tag ids */
+            tags: string[];
+            /** @description Flat object of string keys to string, number or boolean values */
+            variables: {
+                [key: string]: unknown;
+            };
+            /** @description The rating, 1, 3 or 5; null when not rated */
+            rating_value: number | null;
+            /** @description The rating's comment */
+            rating_text: string | null;
+            /**
+             * Format: date-time
+             * @description When it was last rated; ISO-8601 UTC with milliseconds
+             */
+            rated_at: string | null;
+            /** @description Its first contact message was offline */
+            is_offline: boolean;
+            /** @description An agent has been assigned or has replied */
+            is_served: boolean;
+            /** @description Contact messages after the last agent message */
+            unread: number;
+            /** @description The latest message (not notes or events); null before any */
+            last_message: {
+                /** @description Its plain text */
+                text: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it was written; ISO-8601 UTC with milliseconds
+                 */
+                created_at: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it started (its earliest message, or its creation); ISO-8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed; ISO-8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it was closed; null while not closed; ISO-8601 UTC with milliseconds
+             */
+            finished_at: string | null;
+            /**
+             * @description Who closed it; null while not closed
+             * @enum {string|null}
+             */
+            close_type: "agent" | "contact" | "inactivity" | null;
+            /** @description With a `query`: the best matching message around the match; null when only the contact's name or e-mail matched */
+            snippet?: {
+                /** @description Plain text around the match from the best matching message (never HTML) */
+                text: string;
+                /** @description The matched words, in order */
+                matches: number[][];
+            } | null;
+        };
+        /** conversation_search_page */
+        conversation_search_page: {
+            /** @description In the order asked for */
+            items: components["schemas"]["conversation_search_hit"][];
+            /** @description Pass as `after` (with the same body) for the next page; null on the last page */
+            after: string | null;
         };
         /**
          * conversation_statistics
@@ -5693,6 +5810,176 @@ export interface operations {
             431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+        };
+    };
+    searchConversations: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Any of these statuses */
+                    status?: ("pending" | "open" | "served" | "closed")[];
+                    /** @description Assigned to any of these agents; `null`: assigned to nobody */
+                    assigned?: string[] | null;
+                    /** @description Routed to this group; `null`: to none */
+                    group_id?: string | null;
+                    /** @description With this contact */
+                    contact_id?: string;
+                    /** @description Tagged with any of these tag ids */
+                    tags?: string[];
+                    /** @description Only conversations whose creation time (`created_at`) lies in [from, to) */
+                    created_at?: {
+                        /**
+                         * Format: date-time
+                         * @description Earliest creation time (`created_at`), included (RFC 3339)
+                         */
+                        from?: string;
+                        /**
+                         * Format: date-time
+                         * @description Latest creation time (`created_at`), excluded (RFC 3339)
+                         */
+                        to?: string;
+                    };
+                    /** @description Only conversations whose last change (`updated_at`) lies in [from, to) */
+                    updated_at?: {
+                        /**
+                         * Format: date-time
+                         * @description Earliest last change (`updated_at`), included (RFC 3339)
+                         */
+                        from?: string;
+                        /**
+                         * Format: date-time
+                         * @description Latest last change (`updated_at`), excluded (RFC 3339)
+                         */
+                        to?: string;
+                    };
+                    /** @description `true`: only conversations with unread contact messages (`unread` > 0); `false`: only without */
+                    unread?: boolean;
+                    /** @description Words to find in message text and the contact's name and e-mail (at most 256 characters), case and diacritics ignored, whole words; web-search syntax: `"a phrase"`, `or`, `-word` to exclude. Operators of tsquery (`&`, `|`, `!`, `:*`) are just punctuation */
+                    query?: string;
+                    /**
+                     * @description Newest first by `updated_at` (the default) or `created_at`; `relevance` (needs `query`): best match first
+                     * @enum {string}
+                     */
+                    sort?: "updated_at" | "created_at" | "relevance";
+                    /**
+                     * @description Items per page (default 20)
+                     * @default 20
+                     */
+                    size?: number;
+                    /** @description The `after` of the previous page, sent with the same filters, query and sort */
+                    after?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The conversation search page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["conversation_search_page"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Dependency unavailable (`service_unavailable`) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

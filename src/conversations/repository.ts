@@ -33,7 +33,7 @@ export interface ConversationRow extends ConversationMessageState {
   close_type: Conversation['close_type'];
 }
 
-const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
+export const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
   'id',
   'ext_id',
   'status',

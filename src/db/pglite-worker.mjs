@@ -5,12 +5,16 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Blob } from 'node:buffer';
 import { PGlite } from '@electric-sql/pglite';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 let lite;
 try {
   // loadDataDir: a backup (chat-service restore) unpacked into the empty directory first.
   const options = workerData.loadDataDir ? { loadDataDir: new Blob([workerData.loadDataDir]) } : {};
-  lite = await PGlite.create(workerData.dataDir, options);
+  // The contrib extensions the schema uses (migration 220: search), as PostgreSQL's contrib package ships them:
+  // PGlite only offers them to CREATE EXTENSION when they are loaded here.
+  lite = await PGlite.create(workerData.dataDir, { ...options, extensions: { unaccent, pg_trgm } });
   // Notifications of channels the session LISTENs on (src/db/db.ts `listen`).
   lite.onNotification((channel, payload) => parentPort.postMessage({ type: 'notification', channel, payload }));
   parentPort.postMessage({ type: 'ready' });
