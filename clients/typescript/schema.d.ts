@@ -5924,6 +5924,8 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
             /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
             409: {
                 headers: {
@@ -5969,6 +5971,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            431: components["responses"]["headers_too_large"];
             /** @description Unexpected failure (`internal_error`), with a request id */
             500: {
                 headers: {
