@@ -49,6 +49,11 @@ export interface Config {
    * (Fastify's trustProxy); empty: none, the client is the connection's peer.
    */
   trustProxy: string[];
+  /**
+   * Server-side key of stored Idempotency-Key answers (docs/operations.md "Idempotency secret"); unset: `serve`
+   * generates one (src/idempotency/secret.ts).
+   */
+  idempotencySecret: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -98,6 +103,14 @@ function metricsToken(env: Env): string | undefined {
   const raw = env.METRICS_TOKEN;
   if (raw === undefined || raw === '') return undefined;
   if (raw.length < 16 || /\s/.test(raw)) throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  return raw;
+}
+
+/** Stored answers are only as secret as this key: at least 32 characters (e.g. `openssl rand -base64 32`). */
+function idempotencySecret(env: Env): string | undefined {
+  const raw = env.IDEMPOTENCY_SECRET;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < 32 || /\s/.test(raw)) throw new ConfigError('IDEMPOTENCY_SECRET must be at least 32 characters, without spaces');
   return raw;
 }
 
@@ -183,5 +196,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: metricsToken(env),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     trustProxy: trustProxy(env),
+    idempotencySecret: idempotencySecret(env),
   };
 }

@@ -5,6 +5,7 @@ import { openDb, type Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { createFirstAccount } from './accounts/service.ts';
 import { startBackgroundJobs } from './jobs.ts';
+import { resolveIdempotencySecret } from './idempotency/secret.ts';
 import type { Deps } from './deps.ts';
 import { createMetrics } from './metrics/metrics.ts';
 import { measuredDb } from './metrics/db.ts';
@@ -28,12 +29,15 @@ export async function startServer(config: Config, print: (line: string) => void 
     heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
   });
   const db = measuredDb(opened, metrics);
-  const deps: Deps = { db, config, now: () => new Date(), metrics };
+  const warnings: string[] = [];
+  const idempotencySecret = resolveIdempotencySecret(config, (warning) => warnings.push(warning));
+  const deps: Deps = { db, config: { ...config, idempotencySecret }, now: () => new Date(), metrics };
   let app: FastifyInstance | undefined;
   let metricsServer: FastifyInstance | undefined;
   try {
     await migrate(db);
     app = await buildApp(deps);
+    for (const warning of warnings) app.log.warn(warning);
     await app.listen({ host: config.host, port: config.port });
     if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(metrics, config);
   } catch (error) {

@@ -101,7 +101,8 @@ export function installIdempotency(app: FastifyInstance, deps: Deps): void {
       });
     } catch (error) {
       // The answer still goes out; the key stays locked until its lock runs out, then a retry runs again.
-      request.log.error({ err: error, idempotencyKey: held.key }, 'idempotency: storing the answer failed');
+      // The key itself is never logged: with IDEMPOTENCY_SECRET it would decrypt the answer.
+      request.log.error({ err: error }, 'idempotency: storing the answer failed');
     }
     return payload;
   });

@@ -5,6 +5,13 @@ import { buildApp } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { deleteExpiredIdempotencyKeys } from './service.ts';
+import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { loadConfig } from '../config.ts';
+import { resolveIdempotencySecret } from './secret.ts';
 
 let t: TestApp;
 /** A second instance on the same database, whose transactions a test can hold or fail. */
@@ -351,5 +358,107 @@ describe('Idempotency-Key', () => {
       headers: { authorization: `Bearer ${account.token}`, 'idempotency-key': 'k'.repeat(300) },
     });
     assert.equal(res.statusCode, 200);
+  });
+});
+
+describe('stored answers and IDEMPOTENCY_SECRET (docs/behaviour.md §11)', () => {
+  it('a dump of the table decrypts no answer and confirms no key with the Idempotency-Key alone', async () => {
+    const account = await t.account();
+    const key = 'order-1'; // guessable on purpose
+    const first = await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, key);
+    assert.equal(first.status, 200);
+    const { rows } = await t.db.query<{ key: string; response_body: string }>(
+      'select key, response_body from idempotency_keys where account_id = $1',
+      [account.accountId],
+    );
+    assert.equal(rows.length, 1);
+    const stored = Buffer.from(rows[0].response_body, 'base64');
+    // Everything the key alone gives: the former SHA-256 derivation, and HKDF/HMAC without the server's secret.
+    const guesses = [
+      createHash('sha256').update(`idempotency-answer\n${key}`).digest(),
+      createHash('sha256').update(key).digest(),
+      Buffer.from(hkdfSync('sha256', '', 'chat-service idempotency answer', `${account.accountId}\n${key}`, 32)),
+    ];
+    for (const guess of guesses) {
+      const decipher = createDecipheriv('aes-256-gcm', guess, stored.subarray(0, 12));
+      decipher.setAuthTag(stored.subarray(12, 28));
+      decipher.update(stored.subarray(28));
+      assert.throws(() => decipher.final());
+    }
+    for (const label of ['idempotency-key', 'idempotency-key-v2']) {
+      assert.notEqual(rows[0].key, createHash('sha256').update(`${label}\n${key}`).digest('hex'));
+      assert.notEqual(rows[0].key, createHmac('sha256', '').update(`${label}\n${account.accountId}\n${key}`).digest('hex'));
+    }
+    // An instance with another secret cannot find the answer: to it the key is new (as after losing the secret).
+    const other = await buildApp(
+      { ...t.deps, config: { ...t.deps.config, idempotencySecret: 'another-secret-'.repeat(3) } },
+      { logger: false },
+    );
+    try {
+      const elsewhere = await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, key, other);
+      assert.equal(elsewhere.status, 200);
+      assert.equal(elsewhere.headers['idempotent-replayed'], undefined);
+      assert.notEqual(JSON.parse(elsewhere.body).token, JSON.parse(first.body).token);
+    } finally {
+      await other.close();
+    }
+    // The same secret replays it.
+    assert.equal((await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, key)).body, first.body);
+  });
+
+  it('never logs the Idempotency-Key, not even when storing the answer fails', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const failing = new Proxy(t.db, {
+      get: (target, property) =>
+        property === 'query'
+          ? (sql: string, params?: unknown[]) =>
+              /^\s*update idempotency_keys/.test(sql) ? Promise.reject(new Error('the database went away')) : target.query(sql, params)
+          : Reflect.get(target, property, target),
+    });
+    const logged = await buildApp({ ...t.deps, db: failing }, { logger: { level: 'info', stream } });
+    try {
+      const account = await t.account();
+      const res = await post(account, '/v2/contacts', { name: 'Ada' }, 'never-in-the-log-42', logged);
+      assert.equal(res.status, 200);
+    } finally {
+      await logged.close();
+    }
+    const log = lines.join('');
+    assert.match(log, /idempotency: storing the answer failed/);
+    assert.equal(log.includes('never-in-the-log-42'), false);
+  });
+
+  it('serve keeps a generated secret in a PGlite data directory, warns without one on PostgreSQL, and takes IDEMPOTENCY_SECRET first', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'chat-service-secret-'));
+    try {
+      const warnings: string[] = [];
+      const config = { ...loadConfig({}), dataDir: dir };
+      const generated = resolveIdempotencySecret(config, (w) => warnings.push(w));
+      assert.ok(generated.length >= 32);
+      assert.equal(statSync(path.join(dir, 'idempotency-secret')).mode & 0o777, 0o600);
+      assert.equal(
+        resolveIdempotencySecret(config, (w) => warnings.push(w)),
+        generated,
+      );
+      assert.equal(warnings.length, 0);
+      const configured = 'c'.repeat(32);
+      assert.equal(
+        resolveIdempotencySecret({ ...config, idempotencySecret: configured }, (w) => warnings.push(w)),
+        configured,
+      );
+      resolveIdempotencySecret({ ...config, databaseUrl: 'postgres://x@127.0.0.1/db' }, (w) => warnings.push(w));
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0], /IDEMPOTENCY_SECRET is not set/);
+      assert.equal(loadConfig({ IDEMPOTENCY_SECRET: configured }).idempotencySecret, configured);
+      assert.throws(() => loadConfig({ IDEMPOTENCY_SECRET: 'short' }), /IDEMPOTENCY_SECRET must be at least 32 characters/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,7 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { randomString, sha256 } from '../ids.ts';
+import { processIdempotencySecret } from './secret.ts';
 import * as repo from './repository.ts';
 
 /** How long a key's answer is kept and replayed (docs/behaviour.md §11). */
@@ -16,6 +17,7 @@ export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]+$';
 const FIRST_UNSTORED_STATUS = 500;
 
 type IdempotencyDeps = Pick<Deps, 'db' | 'now'>;
+type SecretDeps = IdempotencyDeps & { config: Pick<Deps['config'], 'idempotencySecret'> };
 
 /** The key of the `Idempotency-Key` header: 1 to 255 visible ASCII characters (422 otherwise). */
 export function checkKey(raw: string): string {
@@ -35,27 +37,40 @@ export function checkKey(raw: string): string {
 }
 
 /**
- * What the database holds of a key: its hash. Answers carry secrets shown once (a new token, an upload token,
- * a webhook secret) that are otherwise stored only as hashes, so the answer is encrypted with a key derived
- * from the Idempotency-Key, which only the client knows (docs/behaviour.md §11).
+ * What the database holds of a key: an HMAC of it. Answers carry secrets shown once (a new token, an upload token,
+ * a webhook secret) that are otherwise stored only as hashes, so the answer is encrypted with a key derived (HKDF)
+ * from both the Idempotency-Key, which only the client knows, and IDEMPOTENCY_SECRET, which the database never
+ * holds: a dump of the table neither decrypts an answer nor confirms a guessed key (docs/behaviour.md §11).
+ * Entries written under another secret (or before it existed) are never found: they count as expired.
  */
-// "v2": request hashes include the token since this version; entries of the older form are never found again,
-// so they count as expired (a retry across the upgrade runs again), and the retention pass deletes them.
-const storedKey = (key: string) => sha256(`idempotency-key-v2\n${key}`);
-const answerKey = (key: string) => createHash('sha256').update(`idempotency-answer\n${key}`).digest();
+interface Keys {
+  /** The key column: HMAC-SHA256(secret, account and key), hex. */
+  stored: string;
+  /** The answer's AES-256-GCM key. */
+  answer: Buffer;
+}
+
+function keysOf(deps: SecretDeps, accountId: string, key: string): Keys {
+  const secret = deps.config.idempotencySecret ?? processIdempotencySecret();
+  const name = `${accountId}\n${key}`;
+  return {
+    stored: createHmac('sha256', secret).update(`idempotency-key\n${name}`).digest('hex'),
+    answer: Buffer.from(hkdfSync('sha256', secret, 'chat-service idempotency answer', name, 32)),
+  };
+}
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-function seal(key: string, body: string): string {
+function seal(key: Buffer, body: string): string {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', answerKey(key), iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
   const sealed = Buffer.concat([cipher.update(body, 'utf8'), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64');
 }
 
-function unseal(key: string, stored: string): string {
+function unseal(key: Buffer, stored: string): string {
   const bytes = Buffer.from(stored, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', answerKey(key), bytes.subarray(0, IV_BYTES));
+  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, IV_BYTES));
   decipher.setAuthTag(bytes.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
@@ -87,8 +102,10 @@ export function requestHash(tokenId: string, method: string, url: string, body: 
 /** A key this request holds: its answer is stored when sent. */
 export interface HeldKey {
   accountId: string;
-  /** As the client sent it (the table holds its hash). */
-  key: string;
+  /** The key column (never the client's key, which is not kept nor logged). */
+  storedKey: string;
+  /** The answer's encryption key. */
+  answerKey: Buffer;
   lockId: string;
 }
 
@@ -115,35 +132,36 @@ const reused = () =>
  * afterwards, the same request gets the stored answer again and another request
  * (token, method, path or body) 422 idempotency_key_reused, for 24 hours.
  */
-export async function claimKey(deps: IdempotencyDeps, accountId: string, key: string, hash: string): Promise<Claim> {
+export async function claimKey(deps: SecretDeps, accountId: string, key: string, hash: string): Promise<Claim> {
   const lockId = randomString(16);
+  const keys = keysOf(deps, accountId, key);
   // Twice at most: the entry found standing may be freed (a 5xx) or expire between the two statements.
   for (let attempt = 0; attempt < 2; attempt++) {
     const now = deps.now();
     const reserved = await repo.reserveKey(deps.db, {
       accountId,
-      key: storedKey(key),
+      key: keys.stored,
       requestHash: hash,
       lockId,
       lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_SECONDS * 1000),
       now,
       expiredBefore: new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_SECONDS * 1000),
     });
-    if (reserved) return { held: { accountId, key, lockId } };
-    const stored = await repo.findKey(deps.db, accountId, storedKey(key));
+    if (reserved) return { held: { accountId, storedKey: keys.stored, answerKey: keys.answer, lockId } };
+    const stored = await repo.findKey(deps.db, accountId, keys.stored);
     if (!stored) continue;
     if (stored.request_hash !== hash) throw reused();
     if (stored.status === null) throw inUse();
-    return { replay: { status: stored.status, contentType: stored.content_type, body: unseal(key, stored.response_body ?? '') } };
+    return { replay: { status: stored.status, contentType: stored.content_type, body: unseal(keys.answer, stored.response_body ?? '') } };
   }
   throw inUse();
 }
 
 /** Stores the answer to a held key (any status below 500), or frees the key after a 5xx. */
 export async function settleKey(deps: IdempotencyDeps, held: HeldKey, answer: StoredAnswer): Promise<void> {
-  const key = storedKey(held.key);
+  const key = held.storedKey;
   if (answer.status >= FIRST_UNSTORED_STATUS) return repo.releaseKey(deps.db, held.accountId, key, held.lockId);
-  return repo.storeAnswer(deps.db, held.accountId, key, held.lockId, { ...answer, body: seal(held.key, answer.body) });
+  return repo.storeAnswer(deps.db, held.accountId, key, held.lockId, { ...answer, body: seal(held.answerKey, answer.body) });
 }
 
 /** Keys deleted per statement; a pass repeats until fewer are left. */

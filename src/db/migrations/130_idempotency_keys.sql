@@ -3,8 +3,8 @@
 -- retry gets it again on any instance and after a restart.
 create table idempotency_keys (
   account_id text not null references accounts (account_id),
-  -- Not the client's Idempotency-Key but its hash: sha256 of "idempotency-key\n" and the key, in hex
-  -- (storedKey in src/idempotency/service.ts). The key itself is never stored: it also decrypts response_body.
+  -- Not the client's Idempotency-Key but an HMAC of it (and the account) under IDEMPOTENCY_SECRET, in hex
+  -- (keysOf in src/idempotency/service.ts). The key itself is never stored: with the secret it decrypts response_body.
   key text not null,
   -- sha256 of the token id, method, path with query, and the canonical body (requestHash in
   -- src/idempotency/service.ts): another body, or another token, under one key is refused.
@@ -13,7 +13,7 @@ create table idempotency_keys (
   lock_id text,
   locked_until timestamptz,
   -- The stored answer; null while the request runs. response_body is encrypted (AES-256-GCM) with a key
-  -- derived from the client's Idempotency-Key (docs/behaviour.md §11).
+  -- derived from the client's Idempotency-Key and IDEMPOTENCY_SECRET (docs/behaviour.md §11).
   status integer,
   content_type text,
   response_body text,
