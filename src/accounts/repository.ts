@@ -1,8 +1,10 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import type { Account } from './schema.ts';
 
 const ACCOUNT_COLUMNS = 'account_id as id, name, timezone, created_at, updated_at';
-type AccountRow = Omit<Account, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date };
+/** The account's row, its key named `id` as the API names it. */
+type AccountRow = Pick<Row<'accounts'>, 'name' | 'timezone' | 'created_at' | 'updated_at'> & { id: string };
 const toAccount = (row: AccountRow): Account => ({
   ...row,
   created_at: row.created_at.toISOString(),

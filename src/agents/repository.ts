@@ -1,18 +1,14 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import type { Agent } from './schema.ts';
 
-interface AgentRow {
-  id: string;
-  email: string;
-  full_name: string | null;
-  nickname: string | null;
+/** An agent's row, with its presence judged and its groups gathered. */
+type AgentRow = Pick<Row<'agents'>, 'id' | 'email' | 'full_name' | 'nickname' | 'last_ping_at' | 'created_at'> & {
   role: Agent['role'];
   status: Agent['status'];
   is_connected: boolean;
-  last_ping_at: Date | null;
   group_ids: string[];
-  created_at: Date;
-}
+};
 
 /** The instant presence is judged at, and PRESENCE_TTL_SECONDS. */
 export interface PresenceAt {

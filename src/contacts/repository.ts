@@ -1,16 +1,9 @@
 import type { Queryable } from '../db/db.ts';
 import { newId } from '../ids.ts';
+import type { Row } from '../db/rows.ts';
 import type { Contact } from './schema.ts';
 
-interface ContactRow {
-  id: string;
-  email: string | null;
-  identity_id: string | null;
-  name: string | null;
-  phone: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+type ContactRow = Omit<Row<'contacts'>, 'account_id'>;
 
 const COLUMNS = 'id, email, identity_id, name, phone, created_at, updated_at';
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import { agentAvailableSql, missingAgentIdsSql, type PresenceAt } from '../agents/repository.ts';
 import { contactExistsSql } from '../contacts/repository.ts';
 import { missingNamedIdsSql } from '../named-resources/repository.ts';
@@ -8,30 +9,12 @@ import type { ConversationMessageState, MessageFlags } from './flags.ts';
 import type { Conversation, ConversationStatistics, ConversationStatus, Message, Path } from './schema.ts';
 
 /** A conversation as stored; services change it in memory and save it whole. */
-export interface ConversationRow extends ConversationMessageState {
-  id: string;
-  ext_id: string | null;
-  status: ConversationStatus;
-  contact_id: string;
-  group_id: string | null;
-  domain: string | null;
-  assigned_ids: string[];
-  agent_ids: string[];
-  tags: string[];
-  variables: Record<string, unknown>;
-  rating_value: number | null;
-  rating_text: string | null;
-  rated_at: Date | null;
-  is_offline: boolean;
-  is_served: boolean;
-  unread: number;
-  last_message_text: string | null;
-  last_message_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  finished_at: Date | null;
-  close_type: Conversation['close_type'];
-}
+export type ConversationRow = Omit<Row<'conversations'>, 'account_id'> &
+  ConversationMessageState & {
+    status: ConversationStatus;
+    variables: Record<string, unknown>;
+    close_type: Conversation['close_type'];
+  };
 
 export const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
   'id',
@@ -240,23 +223,12 @@ export interface NewMessageRow {
   created_at: Date;
 }
 
-interface MessageRow {
-  id: string;
-  conversation_id: string;
-  seq: number;
+type MessageRow = Omit<Row<'messages'>, 'account_id' | 'text' | 'html' | 'group_id'> & {
   type: Message['type'];
   sub_type: Message['sub_type'];
-  agent_id: string | null;
-  trigger_id: string | null;
   content: Message['content'];
   attachments: Message['attachments'];
-  is_reply: boolean;
-  is_first_reply: boolean;
-  is_offline: boolean;
-  is_offline_reply: boolean;
-  response_time: number | null;
-  created_at: Date;
-}
+};
 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, type, sub_type, agent_id, trigger_id, content, attachments,
   is_reply, is_first_reply, is_offline, is_offline_reply, response_time, created_at`;
@@ -399,12 +371,7 @@ export async function pageMessages(
   return { items: rows.map(toMessage), after, total };
 }
 
-interface PathRow {
-  seq: number;
-  url: string;
-  title: string | null;
-  created_at: Date;
-}
+type PathRow = Omit<Row<'paths'>, 'account_id' | 'conversation_id'>;
 
 const PATH_COLUMNS = 'seq, url, title, created_at';
 

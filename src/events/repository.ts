@@ -1,13 +1,7 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 
-export interface EventRow {
-  id: number;
-  type: string;
-  account_id: string;
-  conversation_id: string | null;
-  data: Record<string, unknown>;
-  created_at: Date;
-}
+export type EventRow = Row<'events'> & { data: Record<string, unknown> };
 
 /** What a stream message and a webhook delivery carry (besides the webhook's own fields). */
 export interface EventBody {

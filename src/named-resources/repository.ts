@@ -1,11 +1,12 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import { newId } from '../ids.ts';
 import { GROUPS, type NamedResource, type NamedResourceKind } from './schema.ts';
 
 // `kind.plural` names the table: one of two constants, never caller input.
 
-type Row = { id: string; name: string; created_at: Date };
-const toRecord = (row: Row): NamedResource => ({ ...row, created_at: row.created_at.toISOString() });
+type NamedRow = Pick<Row<'groups' | 'tags'>, 'id' | 'name' | 'created_at'>;
+const toRecord = (row: NamedRow): NamedResource => ({ ...row, created_at: row.created_at.toISOString() });
 
 export async function insertNamed(
   db: Queryable,
@@ -14,7 +15,7 @@ export async function insertNamed(
   name: string,
   createdAt: Date,
 ): Promise<NamedResource> {
-  const { rows } = await db.query<Row>(
+  const { rows } = await db.query<NamedRow>(
     `insert into ${kind.plural} (account_id, id, name, created_at) values ($1, $2, $3, $4) returning id, name, created_at`,
     [accountId, newId(kind.prefix), name, createdAt],
   );
@@ -22,9 +23,10 @@ export async function insertNamed(
 }
 
 export async function listNamed(db: Queryable, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {
-  const { rows } = await db.query<Row>(`select id, name, created_at from ${kind.plural} where account_id = $1 order by created_at, id`, [
-    accountId,
-  ]);
+  const { rows } = await db.query<NamedRow>(
+    `select id, name, created_at from ${kind.plural} where account_id = $1 order by created_at, id`,
+    [accountId],
+  );
   return rows.map(toRecord);
 }
 

@@ -1,12 +1,8 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import type { Scope } from '../auth/scopes.ts';
 
-interface TokenRow {
-  id: string;
-  name: string;
-  scopes: Scope[];
-  created_at: Date;
-}
+type TokenRow = Pick<Row<'api_tokens'>, 'id' | 'name' | 'created_at'> & { scopes: Scope[] };
 
 export async function insertToken(
   db: Queryable,

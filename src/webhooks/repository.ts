@@ -1,12 +1,8 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import type { DeliveryAttempt, Webhook } from './schema.ts';
 
-interface WebhookRow {
-  id: string;
-  url: string;
-  event_types: string[] | null;
-  created_at: Date;
-}
+type WebhookRow = Pick<Row<'webhooks'>, 'id' | 'url' | 'event_types' | 'created_at'>;
 
 const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,

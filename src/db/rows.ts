@@ -1,0 +1,212 @@
+// Every table's row, declared once: the column names, their PostgreSQL types and whether they may be null.
+// Repositories type what they read with `Row<'table'>` (or a `Pick` of it) rather than declaring their own shapes,
+// and src/db/rows.test.ts compares these declarations with the live catalog after the migrations, so a migration
+// that drifts from them (a renamed column, a changed type, a dropped `not null`) fails the suite.
+// A type ending in `?` is nullable. Values arrive as node-postgres gives them on both engines (src/db/db.ts):
+// int8 and numeric as numbers, timestamptz as Date, jsonb parsed, bytea as Buffer, arrays as arrays.
+
+/** The PostgreSQL types the schema uses (`udt_name` in information_schema), and what node-postgres returns for each. */
+interface ColumnValues {
+  text: string;
+  int4: number;
+  int8: number;
+  float8: number;
+  bool: boolean;
+  timestamptz: Date;
+  jsonb: unknown;
+  bytea: Buffer;
+  _text: string[];
+}
+type ColumnType = keyof ColumnValues | `${keyof ColumnValues}?`;
+
+export const TABLES = {
+  accounts: {
+    account_id: 'text',
+    name: 'text',
+    timezone: 'text',
+    api_key_hash: 'text',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+  },
+  api_tokens: {
+    account_id: 'text',
+    id: 'text',
+    name: 'text',
+    scopes: '_text',
+    token_hash: 'text',
+    created_at: 'timestamptz',
+    revoked_at: 'timestamptz?',
+  },
+  agents: {
+    account_id: 'text',
+    id: 'text',
+    email: 'text',
+    full_name: 'text?',
+    nickname: 'text?',
+    role: 'text',
+    status: 'text',
+    last_ping_at: 'timestamptz?',
+    created_at: 'timestamptz',
+    deleted_at: 'timestamptz?',
+  },
+  agent_groups: { account_id: 'text', agent_id: 'text', group_id: 'text' },
+  groups: { account_id: 'text', id: 'text', name: 'text', created_at: 'timestamptz' },
+  tags: { account_id: 'text', id: 'text', name: 'text', created_at: 'timestamptz' },
+  bots: {
+    account_id: 'text',
+    id: 'text',
+    name: 'text',
+    trigger_active: 'bool',
+    trigger_event: 'text',
+    trigger_conditions: 'jsonb',
+    trigger_text: 'text?',
+    trigger_html: 'text?',
+    trigger_updated_at: 'timestamptz',
+    created_at: 'timestamptz',
+  },
+  contacts: {
+    account_id: 'text',
+    id: 'text',
+    email: 'text?',
+    identity_id: 'text?',
+    name: 'text?',
+    phone: 'text?',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+  },
+  conversations: {
+    account_id: 'text',
+    id: 'text',
+    ext_id: 'text?',
+    status: 'text',
+    contact_id: 'text',
+    group_id: 'text?',
+    domain: 'text?',
+    assigned_ids: '_text',
+    agent_ids: '_text',
+    tags: '_text',
+    variables: 'jsonb',
+    rating_value: 'int4?',
+    rating_text: 'text?',
+    rated_at: 'timestamptz?',
+    is_offline: 'bool',
+    is_served: 'bool',
+    unread: 'int4',
+    last_message_text: 'text?',
+    last_message_at: 'timestamptz?',
+    created_at: 'timestamptz',
+    updated_at: 'timestamptz',
+    finished_at: 'timestamptz?',
+    close_type: 'text?',
+    unanswered_since: 'timestamptz?',
+    unanswered_offline: 'bool',
+    has_reply: 'bool',
+    has_contact_message: 'bool',
+    latest_message_at: 'timestamptz?',
+  },
+  messages: {
+    account_id: 'text',
+    id: 'text',
+    conversation_id: 'text',
+    seq: 'int8',
+    type: 'text',
+    sub_type: 'text',
+    agent_id: 'text?',
+    trigger_id: 'text?',
+    content: 'jsonb',
+    text: 'text?',
+    html: 'text?',
+    attachments: 'jsonb',
+    is_reply: 'bool',
+    is_first_reply: 'bool',
+    is_offline: 'bool',
+    is_offline_reply: 'bool',
+    response_time: 'float8?',
+    group_id: 'text?',
+    created_at: 'timestamptz',
+  },
+  paths: {
+    account_id: 'text',
+    conversation_id: 'text',
+    seq: 'int8',
+    url: 'text',
+    title: 'text?',
+    created_at: 'timestamptz',
+  },
+  uploads: {
+    account_id: 'text',
+    id: 'text',
+    token_hash: 'text',
+    file_name: 'text',
+    file_type: 'text',
+    size: 'int4',
+    data: 'bytea',
+    created_at: 'timestamptz',
+    expires_at: 'timestamptz',
+    attached: 'bool',
+  },
+  events: {
+    account_id: 'text',
+    id: 'int8',
+    type: 'text',
+    conversation_id: 'text?',
+    data: 'jsonb',
+    created_at: 'timestamptz',
+  },
+  webhooks: {
+    account_id: 'text',
+    id: 'text',
+    url: 'text',
+    event_types: '_text?',
+    secret: 'text',
+    queued_through_event_id: 'int8',
+    created_at: 'timestamptz',
+  },
+  webhook_deliveries: {
+    account_id: 'text',
+    webhook_id: 'text',
+    event_id: 'int8',
+    lane: 'text',
+    next_attempt_at: 'timestamptz?',
+    leased_until: 'timestamptz?',
+    attempts: 'int4',
+    queued_at: 'timestamptz',
+  },
+  webhook_attempts: {
+    account_id: 'text',
+    webhook_id: 'text',
+    seq: 'int8',
+    event_id: 'int8',
+    event_type: 'text',
+    attempt: 'int4',
+    status_code: 'int4?',
+    error: 'text?',
+    duration_ms: 'int4',
+    attempted_at: 'timestamptz',
+    next_attempt_at: 'timestamptz?',
+  },
+  idempotency_keys: {
+    account_id: 'text',
+    key: 'text',
+    request_hash: 'text',
+    lock_id: 'text?',
+    locked_until: 'timestamptz?',
+    status: 'int4?',
+    content_type: 'text?',
+    response_body: 'text?',
+    created_at: 'timestamptz',
+  },
+  /** The migration runner's own table (src/db/migrate.ts). */
+  schema_migrations: { version: 'text', applied_at: 'timestamptz' },
+} as const satisfies Record<string, Record<string, ColumnType>>;
+
+export type TableName = keyof typeof TABLES;
+
+type ValueOf<T extends ColumnType> = T extends `${infer Base extends keyof ColumnValues}?`
+  ? ColumnValues[Base] | null
+  : T extends keyof ColumnValues
+    ? ColumnValues[T]
+    : never;
+
+/** A whole row of `table`, as node-postgres returns it. */
+export type Row<T extends TableName> = { -readonly [C in keyof (typeof TABLES)[T]]: ValueOf<(typeof TABLES)[T][C] & ColumnType> };
