@@ -3,7 +3,7 @@ import { newId } from '../ids.ts';
 import type { Row } from '../db/rows.ts';
 import type { Contact } from './schema.ts';
 
-type ContactRow = Omit<Row<'contacts'>, 'account_id'>;
+type ContactRow = Omit<Row<'contacts'>, 'account_id' | 'text_search'>;
 
 const COLUMNS = 'id, email, identity_id, name, phone, created_at, updated_at';
 

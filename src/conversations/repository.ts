@@ -223,7 +223,7 @@ export interface NewMessageRow {
   created_at: Date;
 }
 
-type MessageRow = Omit<Row<'messages'>, 'account_id' | 'text' | 'html' | 'group_id'> & {
+type MessageRow = Omit<Row<'messages'>, 'account_id' | 'text' | 'html' | 'group_id' | 'text_search'> & {
   type: Message['type'];
   sub_type: Message['sub_type'];
   content: Message['content'];

@@ -16,6 +16,8 @@ interface ColumnValues {
   jsonb: unknown;
   bytea: Buffer;
   _text: string[];
+  /** Only ever read by the database's own text search (generated columns); never selected. */
+  tsvector: string;
 }
 type ColumnType = keyof ColumnValues | `${keyof ColumnValues}?`;
 
@@ -73,6 +75,7 @@ export const TABLES = {
     phone: 'text?',
     created_at: 'timestamptz',
     updated_at: 'timestamptz',
+    text_search: 'tsvector?',
   },
   conversations: {
     account_id: 'text',
@@ -124,6 +127,7 @@ export const TABLES = {
     response_time: 'float8?',
     group_id: 'text?',
     created_at: 'timestamptz',
+    text_search: 'tsvector?',
   },
   paths: {
     account_id: 'text',
