@@ -1,5 +1,7 @@
 import { describe, it } from 'node:test';
 import { connect } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { engine } from './test/harness.ts';
@@ -155,6 +157,15 @@ describe('slow clients and shutdown, as a real process', { timeout: 600_000 }, (
       assert.equal(stopped.code, 1);
       assert.ok(logLines(stopped.stdout).some((line) => line.msg?.startsWith('shutdown timed out (SHUTDOWN_TIMEOUT_MS)')));
       assert.equal(await stalled, '', 'the stalled client got no answer: its connection closed with the process');
+      if (engine === 'pglite') {
+        // PGlite was closed before the exit (issue 18.15): the control file says shut down (1), not in production (6), and the lock is gone.
+        const dir = storage.env.DATA_DIR;
+        assert.equal(readFileSync(path.join(dir, 'global', 'pg_control')).readInt32LE(16), 1);
+        assert.deepEqual(
+          readdirSync(dir).filter((file) => file.startsWith('chat-service.lock')),
+          [],
+        );
+      }
     } finally {
       await storage.cleanup();
     }

@@ -30,8 +30,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The database is reachable
-         * @description 200 when the database answers a ping (sent outside the queue of heavy statistics queries), 503 otherwise: for a readiness probe. Not rate limited.
+         * The database is reachable and takes work
+         * @description 200 when the database answers a ping (sent outside the queue of heavy statistics queries) and takes work; 503 when it does not answer, or when every connection has been busy for 2 s without one coming free (new work would only queue): for a readiness probe. Not rate limited.
          */
         get: operations["getReadiness"];
         put?: never;

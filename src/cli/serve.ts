@@ -11,24 +11,43 @@ export function registerServeCommand(program: Command, config: () => Config): vo
       const settings = config();
       const server = await startServer(settings);
       const log = server.app.log;
+      const now = new AbortController();
+      let shuttingDown = false;
       const shutdown = (signal: string) => {
+        if (shuttingDown) {
+          // A second signal: stop waiting for requests, close the database at once.
+          log.warn({ signal }, 'shutting down now: requests still running are cut');
+          now.abort();
+          return;
+        }
+        shuttingDown = true;
         log.info({ signal }, 'shutting down');
-        // Whatever still runs (a slow query, a stalled upload) cannot hold the process past the deadline:
-        // orchestrators kill it a little later anyway (docker stop: 10 s), without this log line.
+        // The last resort: stop() is over within SHUTDOWN_TIMEOUT_MS, the database closed (src/server.ts);
+        // only a database that does not answer its close at all gets here.
         setTimeout(() => {
-          log.error({ timeoutMs: settings.shutdownTimeoutMs }, 'shutdown timed out (SHUTDOWN_TIMEOUT_MS): exiting with work still running');
+          log.error(
+            { timeoutMs: settings.shutdownTimeoutMs },
+            'shutdown timed out (SHUTDOWN_TIMEOUT_MS): exiting before the database closed',
+          );
           process.exit(1);
-        }, settings.shutdownTimeoutMs);
+        }, settings.shutdownTimeoutMs).unref();
         server
-          .stop()
-          .then(() => process.exit(0))
+          .stop({ timeoutMs: settings.shutdownTimeoutMs, now: now.signal })
+          .then(({ cut }) => {
+            if (cut)
+              log.error(
+                { timeoutMs: settings.shutdownTimeoutMs },
+                'shutdown timed out (SHUTDOWN_TIMEOUT_MS): requests still running were cut; the database is closed',
+              );
+            process.exit(cut ? 1 : 0);
+          })
           .catch((error) => {
             log.error({ err: error }, 'shutdown failed');
             process.exit(1);
           });
       };
-      process.once('SIGTERM', () => shutdown('SIGTERM'));
-      process.once('SIGINT', () => shutdown('SIGINT'));
+      process.on('SIGTERM', () => shutdown('SIGTERM'));
+      process.on('SIGINT', () => shutdown('SIGINT'));
       // Announced once the signals are handled: a supervisor (or a test) that stops the service as soon as it
       // reads this line must not find Node's default action, which kills the process without shutting down.
       log.info({ url: server.url }, 'chat-service listening');

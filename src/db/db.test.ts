@@ -2,10 +2,12 @@ import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError } from './db.ts';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { openDb, POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError, SATURATED_AFTER_MS } from './db.ts';
 import { isBegin } from './pglite-thread.ts';
 import { serialize } from 'pg-protocol';
-import { freshStorage } from '../test/processes.ts';
+import { freshStorage, tempDataDir } from '../test/processes.ts';
 import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 
@@ -219,4 +221,69 @@ it('answers /readyz and /healthz while every connection is busy', async () => {
   await occupied;
   assert.deepEqual([ready.status, health.status], [200, 200]);
   assert.deepEqual(order, ['answered', 'connections free']);
+});
+
+it('answers /readyz 503 once every connection has been busy for SATURATED_AFTER_MS, and 200 once one is free (issue 18.15)', async () => {
+  const occupied = occupyConnections((SATURATED_AFTER_MS + 1500) / 1000);
+  await sleep(SATURATED_AFTER_MS + 300);
+  const ready = await t.client().get('/readyz');
+  await occupied;
+  assert.deepEqual(
+    [ready.status, ready.body],
+    [
+      503,
+      {
+        code: 'service_unavailable',
+        message: `The database takes no more work for now: every connection has been busy for over ${SATURATED_AFTER_MS / 1000} s`,
+      },
+    ],
+  );
+  assert.equal((await t.client().get('/readyz')).status, 200);
+});
+
+/** PostgreSQL's state in a PGlite directory's control file: 1 when it was shut down cleanly, 6 while open (or after a crash). */
+const controlState = (dir: string) => readFileSync(path.join(dir, 'global', 'pg_control')).readInt32LE(16);
+
+it('closes PGlite within a forced close even while a statement runs, leaving the directory closed and unlocked (issue 18.15)', async (test) => {
+  if (t.db.engine !== 'pglite') return test.skip('PGlite only: PostgreSQL cancels statements');
+  const storage = tempDataDir();
+  try {
+    const dir = storage.env.DATA_DIR;
+    const db = await openDb({ dataDir: dir });
+    await db.query('create table kept (n int)');
+    await db.query('insert into kept values (42)');
+    assert.equal(controlState(dir), 6, 'open');
+    const running = db.heavy.query('select pg_sleep(600)').then(
+      () => 'finished',
+      () => 'abandoned',
+    );
+    await sleep(200);
+    await db.close({ force: AbortSignal.timeout(100) });
+    assert.equal(await running, 'abandoned');
+    assert.equal(controlState(dir), 1, 'shut down cleanly');
+    assert.deepEqual(
+      readdirSync(dir).filter((file) => file.startsWith('chat-service.lock')),
+      [],
+      'the lock is released',
+    );
+    const again = await openDb({ dataDir: dir });
+    assert.deepEqual((await again.query('select n from kept')).rows, [{ n: 42 }]);
+    await again.close();
+  } finally {
+    await storage.cleanup();
+  }
+});
+
+it('a forced close does not wait for a running statement on PostgreSQL either', async (test) => {
+  if (t.db.engine !== 'postgres') return test.skip('PostgreSQL');
+  const storage = await freshStorage();
+  try {
+    const db = await openDb({ databaseUrl: storage.env.DATABASE_URL });
+    const running = db.query('select pg_sleep(600)').catch(() => undefined);
+    await sleep(200);
+    await db.close({ force: AbortSignal.timeout(100) });
+    void running;
+  } finally {
+    await storage.cleanup();
+  }
 });

@@ -58,7 +58,23 @@ export interface Db extends Queryable {
   ping(): Promise<void>;
   /** The connections and the queues in front of them right now, for the metrics (src/metrics/db.ts). */
   poolState(): PoolState;
-  close(): Promise<void>;
+  /**
+   * Closes the database once the statements running finish. With `force`, it stops waiting for them
+   * when the signal fires: PostgreSQL's connections are left for the process's exit to drop; PGlite,
+   * which cannot cancel a statement, has its thread ended and its directory opened and closed once
+   * more, so it is always left closed cleanly (and its lock released).
+   */
+  close(options?: { force?: AbortSignal }): Promise<void>;
+}
+
+/** Every connection busy and none freed for this long: the database takes no more work for now (/readyz answers 503). */
+export const SATURATED_AFTER_MS = 2000;
+
+/** What Db.ping throws while every connection has been busy for SATURATED_AFTER_MS without one coming free. */
+export class DatabaseSaturatedError extends Error {
+  constructor(readonly busyForMs: number) {
+    super(`Every database connection has been busy for ${Math.round(busyForMs)} ms: no statement can start`);
+  }
 }
 
 export interface PoolState {
@@ -119,7 +135,8 @@ export async function openDb(options: DbOptions): Promise<Db> {
     const databaseUrl = options.databaseUrl;
     return poolDb(pool, 'postgres', new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS), options.heavyQueryTimeoutMs, {
       listen: (channel, handler) => listenWithClient(databaseUrl, channel, handler),
-      close: async () => pool.end(),
+      // Forced: the connections still running statements are dropped when the process exits.
+      close: async (force) => void (await finishedBefore(pool.end(), force)),
     });
   }
   const dataDir = options.dataDir ?? './data';
@@ -139,6 +156,9 @@ export async function openDb(options: DbOptions): Promise<Db> {
     throw error;
   }
   const pool = new pg.Pool({ ...createPgConfig(lite as never), max: 1 });
+  // A thread ended mid-statement (a forced close) fails the running statement, and its client
+  // reports it as an 'error' event too: the statement's caller has it already.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return poolDb(pool, 'pglite', new Lanes(1, 1), options.heavyQueryTimeoutMs, {
     // PGlite has one session: LISTEN on it, and the worker forwards what it receives.
     async listen(channel, handler, db) {
@@ -146,12 +166,41 @@ export async function openDb(options: DbOptions): Promise<Db> {
       await db.query(`listen ${pg.escapeIdentifier(channel)}`);
       return async () => stop();
     },
-    async close() {
-      await pool.end();
-      await lite.close();
-      lock?.release();
+    async close(force) {
+      try {
+        const clean = (async () => {
+          await pool.end();
+          await lite.close();
+        })();
+        if (await finishedBefore(clean, force)) return;
+        clean.catch(() => undefined);
+        // A statement still runs and PGlite cannot cancel it: end its thread, then open the directory once
+        // more, which recovers it as after a crash, and close it cleanly (nothing to do for a memory database).
+        await lite.terminate();
+        if (dataDir === 'memory') return;
+        const again = new PGliteThread(directory);
+        await again.waitReady.finally(() => again.close());
+      } finally {
+        lock?.release();
+      }
     },
   });
+}
+
+/** Whether `work` settled before `signal` fired (always, without a signal); it throws what `work` throws. */
+export async function finishedBefore(work: Promise<unknown>, signal: AbortSignal | undefined): Promise<boolean> {
+  if (!signal) {
+    await work;
+    return true;
+  }
+  if (signal.aborted) return false;
+  let onAbort!: () => void;
+  const aborted = new Promise<false>((resolve) => signal.addEventListener('abort', (onAbort = () => resolve(false)), { once: true }));
+  try {
+    return await Promise.race([work.then(() => true), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
 }
 
 /** How long a lost LISTEN connection waits before connecting again. */
@@ -230,7 +279,7 @@ class Notifier {
 /** What differs between the engines' sessions: LISTEN (given the database to run statements on) and closing. */
 interface Session {
   listen(channel: string, handler: (payload: string) => void, db: Queryable): Promise<() => Promise<void>>;
-  close(): Promise<void>;
+  close(force?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -266,9 +315,17 @@ class Lanes {
     readonly heavyCapacity: number,
   ) {}
 
+  /** When a connection was last free: the last time a statement started or finished (performance.now()). */
+  #lastFree = performance.now();
+
   /** No connection is free: a new statement would wait. */
   get busy(): boolean {
     return this.#active >= this.capacity;
+  }
+
+  /** How long every connection has been busy without one coming free (0 while one is free). */
+  get busyForMs(): number {
+    return this.busy ? performance.now() - this.#lastFree : 0;
   }
 
   get state(): PoolState {
@@ -285,6 +342,8 @@ class Lanes {
       const queue = heavy ? this.#queued.heavy : this.#queued.small;
       const start = () => {
         signal?.removeEventListener('abort', abandon);
+        // A connection was free until now.
+        this.#lastFree = performance.now();
         this.#active++;
         if (heavy) this.#activeHeavy++;
         else this.#smallStarts++;
@@ -292,6 +351,7 @@ class Lanes {
         resolve(() => {
           if (released) return;
           released = true;
+          this.#lastFree = performance.now();
           this.#active--;
           if (heavy) this.#activeHeavy--;
           this.#dispatch();
@@ -422,15 +482,19 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
       async ping() {
         if (lanes.busy) {
           if (unreachable) throw unreachable;
+          // Busy is ready while statements finish; not once none has for SATURATED_AFTER_MS (a statement
+          // that PGlite cannot stop, every connection held by waiting transactions): new work would only queue.
+          const busyForMs = lanes.busyForMs;
+          if (busyForMs >= SATURATED_AFTER_MS) throw new DatabaseSaturatedError(busyForMs);
           return;
         }
         await smallView.query('select 1');
       },
       poolState: () => lanes.state,
       listen: (channel, handler) => session.listen(channel, handler, smallView),
-      async close() {
-        await notifier.drain();
-        await session.close();
+      async close(options) {
+        await finishedBefore(notifier.drain(), options?.force);
+        await session.close(options?.force);
       },
     };
     return db;

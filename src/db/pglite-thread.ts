@@ -163,6 +163,15 @@ export class PGliteThread {
     });
   }
 
+  /**
+   * Ends the thread at once, even in the middle of a statement (PGlite cannot cancel one): the
+   * directory is left as after a crash, which the next open recovers (src/db/db.ts closes it that way
+   * when a statement outlives the shutdown's bound). Pending statements fail.
+   */
+  async terminate(): Promise<void> {
+    await this.#worker.terminate();
+  }
+
   /** Closes PGlite cleanly (it flushes its files), then ends the thread. */
   close(): Promise<void> {
     this.#closing ??= (async () => {

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import { route } from '../http/route.ts';
 import { ApiError } from '../http/errors.ts';
 import type { Deps } from '../deps.ts';
+import { DatabaseSaturatedError, SATURATED_AFTER_MS } from '../db/db.ts';
 
 const tags = ['Operations'];
 const Health = Type.Object(
@@ -28,9 +29,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     '/readyz',
     route({
       operationId: 'getReadiness',
-      description:
-        '200 when the database answers a ping (sent outside the queue of heavy statistics queries), 503 otherwise: for a readiness probe. Not rate limited.',
-      summary: 'The database is reachable',
+      description: `200 when the database answers a ping (sent outside the queue of heavy statistics queries) and takes work; 503 when it does not answer, or when every connection has been busy for ${SATURATED_AFTER_MS / 1000} s without one coming free (new work would only queue): for a readiness probe. Not rate limited.`,
+      summary: 'The database is reachable and takes work',
       tags,
       response: Health,
       errors: [503],
@@ -42,6 +42,12 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
         await deps.db.ping();
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');
+        if (error instanceof DatabaseSaturatedError)
+          throw new ApiError(
+            503,
+            'service_unavailable',
+            `The database takes no more work for now: every connection has been busy for over ${SATURATED_AFTER_MS / 1000} s`,
+          );
         throw new ApiError(503, 'service_unavailable', 'The database is not reachable');
       }
       return { status: 'ok' as const };
