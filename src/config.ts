@@ -31,6 +31,10 @@ export interface Config {
   eventStreamsPerAccount: number;
   /** Event streams an instance holds open at once. */
   eventStreamsPerInstance: number;
+  /** Bytes of uploads one account may store in all (docs/behaviour.md §11). */
+  uploadQuotaBytes: number;
+  /** Bytes one account may upload in any 24 hours. */
+  uploadQuotaBytesPerDay: number;
   logLevel: string;
   /** A client must send its request headers within this time, or gets 408 and the connection closes. */
   headersTimeoutMs: number;
@@ -188,6 +192,8 @@ export function loadConfig(env: Env = process.env): Config {
     eventStreamsPerToken: integer(env, 'EVENT_STREAMS_PER_TOKEN', 100, 1, 1_000_000),
     eventStreamsPerAccount: integer(env, 'EVENT_STREAMS_PER_ACCOUNT', 10_000, 1, 1_000_000),
     eventStreamsPerInstance: integer(env, 'EVENT_STREAMS_PER_INSTANCE', 15_000, 1, 1_000_000),
+    uploadQuotaBytes: integer(env, 'UPLOAD_QUOTA_BYTES', 10 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
+    uploadQuotaBytesPerDay: integer(env, 'UPLOAD_QUOTA_BYTES_PER_DAY', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     logLevel,
     headersTimeoutMs,
     requestTimeoutMs,

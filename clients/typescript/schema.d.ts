@@ -637,7 +637,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a file
-         * @description Send the file as multipart/form-data in a part named `file`, or as the raw body with its Content-Type and `?file_name=`. At most 20 MiB. The returned token attaches the file (`{"type":"upload","token":...}`) in this account for 24 hours.
+         * @description Send the file as multipart/form-data in a part named `file`, or as the raw body with its Content-Type and `?file_name=`. At most 20 MiB, within the account's upload quotas (total and per 24 hours: 413 or 429 `upload_quota_exceeded`). The returned token attaches the file (`{"type":"upload","token":...}`) in this account for 24 hours.
          */
         post: operations["createUpload"];
         delete?: never;
@@ -1346,7 +1346,7 @@ export interface components {
         /** error_payload */
         error_payload: {
             /** @description Machine-readable error code */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "request_timeout" | "internal_error" | "service_unavailable" | "invalid_arguments" | "invalid_parameters" | "agent_not_found" | "contact_not_found" | "group_not_found" | "tag_not_found" | "no_contact_message" | "invalid_attachment_data" | "idempotency_key_in_use" | "idempotency_key_reused";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "request_timeout" | "internal_error" | "service_unavailable" | "invalid_arguments" | "invalid_parameters" | "agent_not_found" | "contact_not_found" | "group_not_found" | "tag_not_found" | "no_contact_message" | "invalid_attachment_data" | "idempotency_key_in_use" | "idempotency_key_reused" | "upload_quota_exceeded";
             /** @description Human-readable explanation */
             message: string;
             /** @description One item per problem, for validation errors */

@@ -23,6 +23,7 @@ export const ERROR_CODES = [
   'invalid_attachment_data',
   'idempotency_key_in_use',
   'idempotency_key_reused',
+  'upload_quota_exceeded',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,7 +1,7 @@
 import { Dicer } from '@fastify/busboy';
 import type { FastifyRequest } from 'fastify';
 import { ApiError, invalidArgument } from '../http/errors.ts';
-import { MAX_UPLOAD_BYTES, payloadTooLarge, type UploadedFile } from './service.ts';
+import { MAX_UPLOAD_BYTES, payloadTooLarge } from './service.ts';
 
 const BOUNDARY = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i;
 
@@ -40,19 +40,34 @@ function watchFirstPartType(request: FastifyRequest): { firstPartType: () => str
   };
 }
 
-/** The one file of a multipart body: the part named `file`; any other part is refused. */
-export async function readMultipartFile(request: FastifyRequest): Promise<UploadedFile> {
-  let file: UploadedFile | undefined;
+/** The file part of a multipart body as it starts: its name and type as sent, and its bytes as they arrive. */
+export interface MultipartFile {
+  fileName: string | undefined;
+  fileType: string | undefined;
+  bytes: AsyncIterable<Buffer>;
+}
+
+/**
+ * The one file of a multipart body, the part named `file`, handed to `store` as it arrives (its bytes are read
+ * once, by `store`); any other part is refused, and what `store` returned is then handed to `discard`.
+ */
+export async function readMultipartFile<T>(
+  request: FastifyRequest,
+  store: (file: MultipartFile) => Promise<T>,
+  discard: (stored: T) => Promise<void>,
+): Promise<T> {
+  let stored: { value: T } | undefined;
   const { firstPartType, stop } = watchFirstPartType(request);
   try {
     for await (const part of request.parts({ limits: { fileSize: MAX_UPLOAD_BYTES, parts: 20 } })) {
-      if (part.type === 'file' && part.fieldname === 'file' && !file) {
-        const data = await part.toBuffer();
+      if (part.type === 'file' && part.fieldname === 'file' && !stored) {
         // An empty filename="" names nothing: ?file_name= must then name the file.
-        file = { fileName: part.filename || undefined, fileType: firstPartType(), data };
+        stored = { value: await store({ fileName: part.filename || undefined, fileType: firstPartType(), bytes: part.file }) };
+        // Busboy stops a file at the size limit and marks it truncated.
+        if (part.file.truncated) throw payloadTooLarge();
         continue;
       }
-      if (part.type === 'file') await part.toBuffer().catch(() => undefined); // drain it, then refuse
+      if (part.type === 'file') part.file.resume(); // drain it, then refuse
       throw part.fieldname === 'file'
         ? invalidArgument(
             'file',
@@ -62,6 +77,7 @@ export async function readMultipartFile(request: FastifyRequest): Promise<Upload
         : invalidArgument(part.fieldname, 'additionalProperties', 'is not an allowed part; send the file in a part named file');
     }
   } catch (error) {
+    if (stored) await discard(stored.value).catch(() => undefined);
     if (error instanceof ApiError) throw error;
     const { code, message } = error as { code?: string; message: string };
     if (code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge();
@@ -70,6 +86,6 @@ export async function readMultipartFile(request: FastifyRequest): Promise<Upload
   } finally {
     stop();
   }
-  if (!file) throw invalidArgument('file', 'required', 'is required: send the file in a multipart part named file');
-  return file;
+  if (!stored) throw invalidArgument('file', 'required', 'is required: send the file in a multipart part named file');
+  return stored.value;
 }

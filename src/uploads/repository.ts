@@ -5,27 +5,76 @@ export interface NewUpload {
   tokenHash: string;
   fileName: string;
   fileType: string;
-  data: Buffer;
   createdAt: Date;
+  /** While incomplete: when a crashed request's leftovers may be deleted; completeUpload sets the token's expiry. */
   expiresAt: Date;
 }
 
-export async function insertUpload(db: Queryable, accountId: string, upload: NewUpload): Promise<void> {
+/** Starts an upload, incomplete (migration 170): no reader sees it and no quota counts it until completeUpload. */
+export async function insertIncompleteUpload(db: Queryable, accountId: string, upload: NewUpload): Promise<void> {
   await db.query(
-    `insert into uploads (account_id, id, token_hash, file_name, file_type, size, data, created_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      accountId,
-      upload.id,
-      upload.tokenHash,
-      upload.fileName,
-      upload.fileType,
-      upload.data.length,
-      upload.data,
-      upload.createdAt,
-      upload.expiresAt,
-    ],
+    `insert into uploads (account_id, id, token_hash, file_name, file_type, size, data, created_at, expires_at, complete)
+     values ($1, $2, $3, $4, $5, 0, null, $6, $7, false)`,
+    [accountId, upload.id, upload.tokenHash, upload.fileName, upload.fileType, upload.createdAt, upload.expiresAt],
   );
+}
+
+/** Stores the `seq`th chunk of an incomplete upload's bytes. */
+export async function insertUploadChunk(db: Queryable, accountId: string, uploadId: string, seq: number, data: Buffer): Promise<void> {
+  await db.query('insert into upload_chunks (account_id, upload_id, seq, data) values ($1, $2, $3, $4)', [accountId, uploadId, seq, data]);
+}
+
+/** Deletes an incomplete upload and its chunks (a refused or broken request). */
+export async function deleteIncompleteUpload(db: Queryable, accountId: string, id: string): Promise<void> {
+  await db.query('delete from uploads where account_id = $1 and id = $2 and not complete', [accountId, id]);
+}
+
+/**
+ * Serialises the quota checks of one account until `tx` ends, so two uploads finishing at once cannot both
+ * fit in the room left for one. Other accounts are not held.
+ */
+export async function lockUploadQuota(tx: Queryable, accountId: string): Promise<void> {
+  await tx.query("select pg_advisory_xact_lock(hashtextextended('upload_quota:' || $1, 0))", [accountId]);
+}
+
+export interface UploadUsage {
+  /** Bytes of the account's stored uploads. */
+  total: number;
+  /** Bytes of those uploaded after `since`. */
+  recent: number;
+}
+
+export async function uploadUsage(db: Queryable, accountId: string, since: Date): Promise<UploadUsage> {
+  const { rows } = await db.query<UploadUsage>(
+    `select coalesce(sum(size), 0) as total, coalesce(sum(size) filter (where created_at > $2), 0) as recent
+     from uploads where account_id = $1 and complete`,
+    [accountId, since],
+  );
+  return { total: Number(rows[0]?.total ?? 0), recent: Number(rows[0]?.recent ?? 0) };
+}
+
+/** The account's uploads after `since`, oldest first: when each leaves a window, and how many bytes it frees. */
+export async function uploadsSince(db: Queryable, accountId: string, since: Date): Promise<{ created_at: Date; size: number }[]> {
+  const { rows } = await db.query<{ created_at: Date; size: number }>(
+    `select created_at, size from uploads where account_id = $1 and complete and created_at > $2 order by created_at, id`,
+    [accountId, since],
+  );
+  return rows;
+}
+
+/** Completes an incomplete upload: its size, and its token's life from now on. False when it is gone. */
+export async function completeUpload(
+  tx: Queryable,
+  accountId: string,
+  id: string,
+  done: { size: number; createdAt: Date; expiresAt: Date },
+): Promise<boolean> {
+  const { rowCount } = await tx.query(
+    `update uploads set complete = true, size = $3, created_at = $4, expires_at = $5
+     where account_id = $1 and id = $2 and not complete`,
+    [accountId, id, done.size, done.createdAt, done.expiresAt],
+  );
+  return rowCount === 1;
 }
 
 export interface UploadInfo {
@@ -48,7 +97,7 @@ export async function markUploadsAttached(db: Queryable, accountId: string, toke
   if (tokenHashes.length === 0) return;
   await db.query(
     `update uploads set attached = true
-     where account_id = $1 and token_hash = any($2::text[]) and expires_at > $3 and not attached`,
+     where account_id = $1 and token_hash = any($2::text[]) and expires_at > $3 and complete and not attached`,
     [accountId, tokenHashes, now],
   );
 }
@@ -83,20 +132,33 @@ export async function findLiveUploadsByTokenHash(
   if (tokenHashes.length === 0) return new Map();
   const { rows } = await db.query<UploadInfo & { token_hash: string }>(
     `select token_hash, id, file_name, file_type, size from uploads
-     where account_id = $1 and token_hash = any($2::text[]) and expires_at > $3`,
+     where account_id = $1 and token_hash = any($2::text[]) and expires_at > $3 and complete`,
     [accountId, tokenHashes, now],
   );
   return new Map(rows.map(({ token_hash, ...info }) => [token_hash, info]));
 }
 
-export async function findUploadContent(
-  db: Queryable,
-  accountId: string,
-  id: string,
-): Promise<{ file_name: string; file_type: string; data: Buffer } | null> {
-  const { rows } = await db.query<{ file_name: string; file_type: string; data: Buffer }>(
-    'select file_name, file_type, data from uploads where account_id = $1 and id = $2',
+export interface UploadContentRow {
+  file_name: string;
+  file_type: string;
+  size: number;
+  /** The bytes of a file stored before migration 170; null when they are in upload_chunks. */
+  data: Buffer | null;
+}
+
+export async function findUploadContent(db: Queryable, accountId: string, id: string): Promise<UploadContentRow | null> {
+  const { rows } = await db.query<UploadContentRow>(
+    'select file_name, file_type, size, data from uploads where account_id = $1 and id = $2 and complete',
     [accountId, id],
   );
   return rows[0] ?? null;
+}
+
+/** The chunks of an upload from `fromSeq` on, at most `limit` of them, in order. */
+export async function readUploadChunks(db: Queryable, accountId: string, id: string, fromSeq: number, limit: number): Promise<Buffer[]> {
+  const { rows } = await db.query<{ data: Buffer }>(
+    `select data from upload_chunks where account_id = $1 and upload_id = $2 and seq >= $3 order by seq limit $4`,
+    [accountId, id, fromSeq, limit],
+  );
+  return rows.map((row) => row.data);
 }

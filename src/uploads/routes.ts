@@ -8,28 +8,37 @@ import type { Deps } from '../deps.ts';
 import { UploadBodies, UploadContent, UploadQuery, UploadResult } from './schema.ts';
 import { readMultipartFile } from './multipart.ts';
 import { ApiError } from '../http/errors.ts';
+import type { Readable } from 'node:stream';
 import {
-  MAX_UPLOAD_BYTES,
+  completeUpload,
   contentDisposition,
-  createUpload,
+  discardUpload,
   getUploadContent,
   isMultipartType,
   payloadTooLarge,
   servedFileType,
+  stageUpload,
+  type StagedUpload,
 } from './service.ts';
 
 const tags = ['Uploads'];
 
 /**
  * Uploads (docs/behaviour.md §5, §11). This plugin is encapsulated: its body parsers (the
- * multipart parser and a raw catch-all, both up to 20 MiB) apply to these routes
- * only, so the rest of the API keeps its JSON-only 1 MiB parsing.
+ * multipart parser and a raw catch-all, neither of which reads the body) apply to these routes
+ * only, so the rest of the API keeps its JSON-only 1 MiB parsing. The handler streams the file
+ * to storage as it arrives (stageUpload), never holding it whole.
  */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
   // Any content type is a file here, JSON included.
   app.removeAllContentTypeParsers();
   await app.register(multipart);
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+  // The raw body is left unread here: the handler streams it.
+  const rawBodies = new WeakMap<object, Readable>();
+  app.addContentTypeParser('*', (request, payload, done) => {
+    rawBodies.set(request, payload);
+    done(null, undefined);
+  });
   // A body is read as multipart only under a well-formed multipart/form-data type; any other body is the file itself,
   // and its type as sent (malformed or multi-valued ones included) is kept for cleanFileType() to judge. Fastify refuses
   // a malformed type with 415 before any parser runs, so it is shown a plain one instead (docs/api.md#uploads-and-attachments).
@@ -39,8 +48,9 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     sentTypes.set(request, sent);
     if (sent !== undefined && !isMultipartType(sent)) request.headers['content-type'] = 'application/octet-stream';
   });
-  app.setErrorHandler((error) => {
-    // Body over the parser limit: say what the limit is, then let the app's handler answer.
+  app.setErrorHandler((error, request, reply) => {
+    // Refused before the whole body was read: the rest of it is not read either, the connection closes after the answer.
+    if (!request.raw.complete) reply.header('Connection', 'close');
     const status = (error as { statusCode?: number }).statusCode;
     if (status === 413) throw payloadTooLarge();
     if (status === 415) throw new ApiError(415, 'unsupported_media_type', 'The multipart/form-data Content-Type is malformed');
@@ -52,26 +62,54 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     summary: 'Upload a file',
     description:
       'Send the file as multipart/form-data in a part named `file`, or as the raw body with its Content-Type and `?file_name=`. ' +
-      'At most 20 MiB. The returned token attaches the file (`{"type":"upload","token":...}`) in this account for 24 hours.',
+      "At most 20 MiB, within the account's upload quotas (total and per 24 hours: 413 or 429 `upload_quota_exceeded`). " +
+      'The returned token attaches the file (`{"type":"upload","token":...}`) in this account for 24 hours.',
     tags,
     scope: 'conversations:create',
     querystring: UploadQuery,
     documentedBody: UploadBodies,
     response: UploadResult,
-    errors: [400, 413],
+    errors: [400, 413, 429],
   });
   app.post(
     '/uploads',
     // A multipart body is read in the handler: the Idempotency-Key is claimed there, on the file read.
-    { bodyLimit: MAX_UPLOAD_BYTES, ...uploadRoute, config: { ...uploadRoute.config, idempotencyInHandler: true } },
+    { ...uploadRoute, config: { ...uploadRoute.config, idempotencyInHandler: true } },
     async (request, reply) => {
-      const file = request.isMultipart()
-        ? await readMultipartFile(request)
-        : { fileName: undefined, fileType: sentTypes.get(request), data: (request.body as Buffer | undefined) ?? Buffer.alloc(0) };
-      const upload = { ...file, fileName: request.query.file_name ?? file.fileName };
-      const stored = await claimIdempotencyKey(deps, request, upload);
-      if (stored) return sendStoredAnswer(reply, stored);
-      return createUpload(deps, callerOf(request).accountId, upload);
+      const accountId = callerOf(request).accountId;
+      let staged: StagedUpload | undefined;
+      try {
+        if (request.isMultipart()) {
+          staged = await readMultipartFile(
+            request,
+            (file) => stageUpload(deps, accountId, { ...file, fileName: request.query.file_name ?? file.fileName }, file.bytes),
+            (file) => discardUpload(deps, file),
+          );
+        } else {
+          const length = request.headers['content-length'];
+          const body = rawBodies.get(request) ?? request.raw;
+          staged = await stageUpload(
+            deps,
+            accountId,
+            {
+              fileName: request.query.file_name,
+              fileType: sentTypes.get(request),
+              declaredSize: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
+            },
+            // Stopping early (a refusal) leaves the request stream alone, so the answer can still be sent.
+            body.iterator({ destroyOnReturn: false }),
+          );
+        }
+        const stored = await claimIdempotencyKey(deps, request, staged.requestBody);
+        if (stored) {
+          await discardUpload(deps, staged);
+          return sendStoredAnswer(reply, stored);
+        }
+        return await completeUpload(deps, staged);
+      } catch (error) {
+        if (staged) await discardUpload(deps, staged).catch(() => undefined);
+        throw error;
+      }
     },
   );
 
@@ -99,7 +137,8 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
           // Even if a browser rendered it, the file could run nothing.
           .header('Content-Security-Policy', "default-src 'none'; sandbox")
           .header('Cache-Control', 'private, no-store')
-          .send(upload.data)
+          .header('Content-Length', String(upload.size))
+          .send(upload.body)
       );
     },
   );

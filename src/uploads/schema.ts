@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Type } from '@sinclair/typebox';
 
 export const UploadQuery = Type.Object(
@@ -26,7 +27,7 @@ export const UploadResult = Type.Object(
 );
 
 /** The bytes of an upload, as served by the download route. */
-export const UploadContent = Type.Unsafe<Buffer>({
+export const UploadContent = Type.Unsafe<Buffer | Readable>({
   description:
     'The stored bytes with nosniff and a sandboxing CSP; png, jpeg, gif and webp inline, every other file as an attachment; ' +
     'a type a browser could render or run (HTML, SVG, XML, scripts) is served as application/octet-stream',

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type { Queryable } from '../db/db.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { newId, randomString, sha256 } from '../ids.ts';
@@ -82,12 +85,13 @@ export function contentDisposition(fileName: string, servedType: string): string
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }
 
-export interface UploadedFile {
-  /** As sent (query or multipart part); undefined when neither names it. */
-  fileName: string | undefined;
-  fileType: string | undefined;
-  data: Buffer;
-}
+/** Bytes per stored chunk (upload_chunks, migration 170): a request holds about one chunk of its file at a time. */
+export const UPLOAD_CHUNK_BYTES = 256 * 1024;
+
+/** Chunks read per statement when a file is downloaded. */
+const DOWNLOAD_CHUNKS_PER_READ = 4;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface UploadResult {
   token: string;
@@ -96,34 +100,214 @@ export interface UploadResult {
   size: number;
 }
 
-/** Stores the file for the account and hands out the token that attaches it during the next 24 hours. */
-export async function createUpload(deps: Pick<Deps, 'db' | 'now'>, accountId: string, file: UploadedFile): Promise<UploadResult> {
-  if (file.fileName === undefined) {
+/** What a request says of its file before the bytes: the name and type as sent, and the body's length when known. */
+export interface UploadStart {
+  /** As sent (query or multipart part); undefined when neither names it. */
+  fileName: string | undefined;
+  fileType: string | undefined;
+  /** A raw body's Content-Length: a file over a limit is refused before it is read. */
+  declaredSize?: number;
+}
+
+/** An upload whose bytes are stored, not yet complete: completeUpload() or discardUpload() ends it. */
+export interface StagedUpload {
+  accountId: string;
+  id: string;
+  token: string;
+  fileName: string;
+  fileType: string;
+  size: number;
+  /** What the Idempotency-Key hashes: the file's name and type as sent, and the SHA-256 of its bytes. */
+  requestBody: { fileName: string | undefined; fileType: string | undefined; data: { sha256: string } };
+}
+
+type UploadDeps = Pick<Deps, 'db' | 'now' | 'config'>;
+
+/** "10 GiB", "20 MiB" for whole units, else the bytes. */
+function bytesText(bytes: number): string {
+  if (bytes % 1024 ** 3 === 0) return `${bytes / 1024 ** 3} GiB`;
+  return bytes % 1024 ** 2 === 0 ? `${bytes / 1024 ** 2} MiB` : `${bytes} bytes`;
+}
+
+const quotaExceeded = (status: 413 | 429, message: string, headers?: Record<string, string>) =>
+  new ApiError(status, 'upload_quota_exceeded', message, undefined, headers);
+
+/**
+ * Whether `size` more bytes fit the account's upload quotas (docs/behaviour.md §11): UPLOAD_QUOTA_BYTES for every
+ * stored upload (413, until files are deleted), UPLOAD_QUOTA_BYTES_PER_DAY for the uploads of the last 24 hours
+ * (429 with Retry-After: when enough of them have left the window; 413 for a file larger than the whole day's quota).
+ */
+async function quotaRefusal(
+  deps: UploadDeps,
+  db: Queryable,
+  accountId: string,
+  usage: repo.UploadUsage,
+  size: number,
+): Promise<ApiError | null> {
+  const { uploadQuotaBytes, uploadQuotaBytesPerDay } = deps.config;
+  if (usage.total + size > uploadQuotaBytes) {
+    return quotaExceeded(
+      413,
+      `The account's uploads would exceed its storage quota of ${bytesText(uploadQuotaBytes)} (${usage.total} bytes stored); ` +
+        'an upload never attached to a message is deleted 24 hours after it was sent',
+    );
+  }
+  if (size > uploadQuotaBytesPerDay) {
+    return quotaExceeded(413, `The file is larger than the account's upload quota of ${bytesText(uploadQuotaBytesPerDay)} per 24 hours`);
+  }
+  if (usage.recent + size <= uploadQuotaBytesPerDay) return null;
+  // The first moment enough of the last 24 hours' uploads have left the window for this file to fit.
+  const now = deps.now();
+  const needed = usage.recent + size - uploadQuotaBytesPerDay;
+  let freed = 0;
+  let fitsAt = now.getTime() + DAY_MS;
+  for (const upload of await repo.uploadsSince(db, accountId, new Date(now.getTime() - DAY_MS))) {
+    freed += Number(upload.size);
+    if (freed >= needed) {
+      fitsAt = new Date(upload.created_at).getTime() + DAY_MS;
+      break;
+    }
+  }
+  const seconds = Math.max(1, Math.ceil((fitsAt - now.getTime()) / 1000));
+  return quotaExceeded(
+    429,
+    `The account's uploads of the last 24 hours would exceed its quota of ${bytesText(uploadQuotaBytesPerDay)} ` +
+      `(${usage.recent} bytes uploaded); retry in ${seconds} s`,
+    { 'Retry-After': String(seconds) },
+  );
+}
+
+async function checkQuota(deps: UploadDeps, db: Queryable, accountId: string, size: number): Promise<void> {
+  const usage = await repo.uploadUsage(db, accountId, new Date(deps.now().getTime() - DAY_MS));
+  const refusal = await quotaRefusal(deps, db, accountId, usage, size);
+  if (refusal) throw refusal;
+}
+
+/**
+ * Stores a file's bytes as they arrive, in chunks of UPLOAD_CHUNK_BYTES (never the whole file in memory), as an
+ * incomplete upload no reader sees. Refuses, before reading when it can and otherwise as soon as it knows: no file
+ * name (422), a file over 20 MiB (413), over the account's quotas (413/429, docs/behaviour.md §11), an empty file
+ * (422). A refused or broken upload leaves nothing stored. The caller stops reading the body when this throws.
+ */
+export async function stageUpload(
+  deps: UploadDeps,
+  accountId: string,
+  start: UploadStart,
+  bytes: AsyncIterable<Buffer>,
+): Promise<StagedUpload> {
+  if (start.fileName === undefined) {
     throw invalidArgument('file_name', 'required', 'is required: pass ?file_name= (or a file name in the multipart part)', 'query');
   }
-  const fileName = cleanFileName(file.fileName);
+  const fileName = cleanFileName(start.fileName);
   if (fileName === '') throw invalidArgument('file_name', 'minLength', 'must name a file', 'query');
-  if (file.data.length === 0) throw invalidArgument('file', 'minLength', 'must not be empty');
-  if (file.data.length > MAX_UPLOAD_BYTES) throw payloadTooLarge();
+  if (start.declaredSize !== undefined && start.declaredSize > MAX_UPLOAD_BYTES) throw payloadTooLarge();
+  // What is stored already: a file that cannot fit is refused before a byte of it is read.
+  const usage = await repo.uploadUsage(deps.db, accountId, new Date(deps.now().getTime() - DAY_MS));
+  const refusal = await quotaRefusal(deps, deps.db, accountId, usage, start.declaredSize ?? 0);
+  if (refusal) throw refusal;
 
   const token = `ut_${randomString(40)}`;
+  const id = newId('up');
+  const fileType = cleanFileType(start.fileType);
   const now = deps.now();
-  const fileType = cleanFileType(file.fileType);
-  await repo.insertUpload(deps.db, accountId, {
-    id: newId('up'),
+  await repo.insertIncompleteUpload(deps.db, accountId, {
+    id,
     tokenHash: sha256(token),
     fileName,
     fileType,
-    data: file.data,
     createdAt: now,
-    expiresAt: new Date(now.getTime() + UPLOAD_TOKEN_TTL_SECONDS * 1000),
+    // Past the end of any request (REQUEST_TIMEOUT_MS): what a crash leaves behind, the retention pass deletes then.
+    expiresAt: new Date(now.getTime() + deps.config.requestTimeoutMs + 60 * 60 * 1000),
   });
-  return { token, file_name: fileName, file_type: fileType, size: file.data.length };
+  try {
+    const hash = createHash('sha256');
+    let size = 0;
+    let seq = 0;
+    let pending: Buffer[] = [];
+    let pendingBytes = 0;
+    const flush = async (all: boolean) => {
+      let buffer = Buffer.concat(pending, pendingBytes);
+      while (buffer.length >= UPLOAD_CHUNK_BYTES || (all && buffer.length > 0)) {
+        await repo.insertUploadChunk(deps.db, accountId, id, seq++, buffer.subarray(0, UPLOAD_CHUNK_BYTES));
+        buffer = buffer.subarray(UPLOAD_CHUNK_BYTES);
+      }
+      pending = buffer.length > 0 ? [buffer] : [];
+      pendingBytes = buffer.length;
+    };
+    for await (const piece of bytes) {
+      size += piece.length;
+      if (size > MAX_UPLOAD_BYTES) throw payloadTooLarge();
+      const over = size > (start.declaredSize ?? 0) ? await quotaRefusal(deps, deps.db, accountId, usage, size) : null;
+      if (over) throw over;
+      hash.update(piece);
+      pending.push(piece);
+      pendingBytes += piece.length;
+      if (pendingBytes >= UPLOAD_CHUNK_BYTES) await flush(false);
+    }
+    await flush(true);
+    if (size === 0) throw invalidArgument('file', 'minLength', 'must not be empty');
+    return {
+      accountId,
+      id,
+      token,
+      fileName,
+      fileType,
+      size,
+      requestBody: { fileName: start.fileName, fileType: start.fileType, data: { sha256: hash.digest('hex') } },
+    };
+  } catch (error) {
+    await repo.deleteIncompleteUpload(deps.db, accountId, id).catch(() => undefined);
+    throw error;
+  }
 }
 
-/** The stored file; 404 for unknown ids and other accounts' uploads. Downloads do not expire with the token. */
+/** Deletes a staged upload and its bytes (a replayed or refused request). */
+export async function discardUpload(deps: Pick<Deps, 'db'>, staged: StagedUpload): Promise<void> {
+  await repo.deleteIncompleteUpload(deps.db, staged.accountId, staged.id);
+}
+
+/**
+ * Completes a staged upload once the account's quotas, checked again with every other upload of the account
+ * held back, still have room for it (otherwise it is deleted and refused), and hands out the token that
+ * attaches it during the next 24 hours.
+ */
+export async function completeUpload(deps: UploadDeps, staged: StagedUpload): Promise<UploadResult> {
+  try {
+    const now = deps.now();
+    await deps.db.transaction(async (tx) => {
+      await repo.lockUploadQuota(tx, staged.accountId);
+      await checkQuota(deps, tx, staged.accountId, staged.size);
+      const done = await repo.completeUpload(tx, staged.accountId, staged.id, {
+        size: staged.size,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + UPLOAD_TOKEN_TTL_SECONDS * 1000),
+      });
+      if (!done) throw new Error(`upload ${staged.id} vanished before it was completed`);
+    });
+  } catch (error) {
+    await discardUpload(deps, staged).catch(() => undefined);
+    throw error;
+  }
+  return { token: staged.token, file_name: staged.fileName, file_type: staged.fileType, size: staged.size };
+}
+
+/**
+ * The stored file; 404 for unknown ids and other accounts' uploads. Downloads do not expire with the token.
+ * `body` is the bytes of a file stored before migration 170, else a stream reading its chunks a few at a time.
+ */
 export async function getUploadContent(deps: Pick<Deps, 'db'>, accountId: string, id: string) {
   const upload = await repo.findUploadContent(deps.db, accountId, id);
   if (!upload) throw notFound(`Upload ${id}`);
-  return upload;
+  const size = Number(upload.size);
+  const body = upload.data ?? Readable.from(readChunks(deps, accountId, id, Math.ceil(size / UPLOAD_CHUNK_BYTES)));
+  return { file_name: upload.file_name, file_type: upload.file_type, size, body };
+}
+
+async function* readChunks(deps: Pick<Deps, 'db'>, accountId: string, id: string, count: number): AsyncGenerator<Buffer> {
+  for (let seq = 0; seq < count;) {
+    const chunks = await repo.readUploadChunks(deps.db, accountId, id, seq, DOWNLOAD_CHUNKS_PER_READ);
+    if (chunks.length === 0) throw new Error(`upload ${id}: chunk ${seq} is missing`);
+    for (const chunk of chunks) yield chunk;
+    seq += chunks.length;
+  }
 }

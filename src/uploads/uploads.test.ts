@@ -1,7 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type TestAccount, type Reply } from '../test/harness.ts';
-import { MAX_UPLOAD_BYTES } from './service.ts';
+import { PassThrough } from 'node:stream';
+import { MAX_UPLOAD_BYTES, UPLOAD_CHUNK_BYTES } from './service.ts';
 
 let t: TestApp;
 before(async () => {
@@ -181,6 +182,57 @@ describe('POST /v2/uploads', () => {
     );
   });
 
+  // Memory not proportional to the file (issue 18.13): the bytes reach storage while the body is still arriving.
+  for (const kind of ['raw', 'multipart'] as const) {
+    it(`streams a ${kind} body to storage as it arrives, in chunks, before the body has ended`, async () => {
+      const account = await t.account();
+      const body = new PassThrough();
+      const file = Buffer.alloc(5 * UPLOAD_CHUNK_BYTES + 123);
+      for (let i = 0; i < file.length; i++) file[i] = (i * 7) % 251;
+      const reply = t.app.inject({
+        method: 'POST',
+        url: '/v2/uploads?file_name=big.bin',
+        payload: body,
+        headers: {
+          authorization: `Bearer ${account.token}`,
+          'content-type': kind === 'raw' ? 'application/octet-stream' : `multipart/form-data; boundary=${BOUNDARY}`,
+        },
+      });
+      const [head, tail] =
+        kind === 'raw'
+          ? [Buffer.alloc(0), Buffer.alloc(0)]
+          : multipartBody([{ name: 'file', fileName: 'x', data: '|' }])
+              .toString()
+              .split('|')
+              .map((p) => Buffer.from(p));
+      body.write(head);
+      body.write(file.subarray(0, 3 * UPLOAD_CHUNK_BYTES));
+      const chunks = async () =>
+        Number(
+          (await t.db.query<{ n: number }>('select count(*) as n from upload_chunks where account_id = $1', [account.accountId])).rows[0].n,
+        );
+      for (let i = 0; (await chunks()) < 2; i++) {
+        assert.ok(i < 400, 'chunks are stored before the body ends');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      body.end(Buffer.concat([file.subarray(3 * UPLOAD_CHUNK_BYTES), tail]));
+      const res = await reply;
+      assert.equal(res.statusCode, 200, res.body);
+      assert.equal(res.json().size, file.length);
+      const { rows } = await t.db.query<{ seq: number; bytes: number }>(
+        'select seq, length(data) as bytes from upload_chunks where account_id = $1 order by seq',
+        [account.accountId],
+      );
+      assert.deepEqual(
+        rows.map((r) => Number(r.bytes)),
+        [...Array(5).fill(UPLOAD_CHUNK_BYTES), 123],
+      );
+      const download = await t.client(account.token).get(`/v2/uploads/${await uploadIdOf(account, 'big.bin')}/content`);
+      assert.equal(download.headers['content-length'], String(file.length));
+      assert.ok(download.raw.rawPayload.equals(file), 'the same bytes come back');
+    });
+  }
+
   it('refuses an empty file with 422', async () => {
     const account = await t.account();
     assertInvalid(await uploadRaw(account.token, '', 'text/plain', '?file_name=empty.txt'), [['file', 'minLength', 'body']]);
@@ -354,6 +406,19 @@ describe('GET /v2/uploads/{id}/content', () => {
       `attachment; filename=".._x_y__Set-Cookie: a=b.pdf"; filename*=UTF-8''.._x_y__Set-Cookie%3A%20a%3Db.pdf`,
     );
     assert.equal(stored.headers['set-cookie'], undefined);
+  });
+
+  it('serves a file stored before uploads were chunked (its bytes in uploads.data)', async () => {
+    const account = await t.account();
+    await t.db.query(
+      `insert into uploads (account_id, id, token_hash, file_name, file_type, size, data, created_at, expires_at)
+       values ($1, 'upLEGACY000000', 'legacy-hash', 'old.pdf', 'application/pdf', 3, $2, now(), now())`,
+      [account.accountId, Buffer.from('old')],
+    );
+    const res = await t.client(account.token).get('/v2/uploads/upLEGACY000000/content');
+    assert.equal(res.status, 200);
+    assert.equal(res.raw.body, 'old');
+    assert.equal(res.headers['content-length'], '3');
   });
 
   it("answers 404 for unknown ids and for another account's upload", async () => {
