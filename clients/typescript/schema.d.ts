@@ -361,7 +361,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List contacts
+         * @description Newest first, in pages of `size` with an opaque `after` cursor bound to `q` (another `q` or account: 422 `invalid_arguments`, path `after`). `q`: a prefix of a word of the name or of the e-mail, case and diacritics ignored.
+         */
+        get: operations["listContacts"];
         put?: never;
         /**
          * Create a contact
@@ -1021,6 +1025,13 @@ export interface components {
              * @description Last change; decides which of several e-mail matches /contacts/find returns
              */
             updated_at: string;
+        };
+        /** contacts_page */
+        contacts_page: {
+            /** @description Newest first */
+            items: components["schemas"]["contact"][];
+            /** @description Pass as `after` (with the same `q`) for the next page; null on the last page */
+            after: string | null;
         };
         /** conversation */
         conversation: {
@@ -4128,6 +4139,81 @@ export interface operations {
                 };
             };
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+        };
+    };
+    listContacts: {
+        parameters: {
+            query?: {
+                /** @description A prefix of a word of the name, or of the e-mail address; case and diacritics ignored (`nova` finds Nováková) */
+                q?: string;
+                /** @description Items per page */
+                size?: number;
+                /** @description The `after` of the previous page, sent with the same `q` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The contacts page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["contacts_page"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -203,3 +203,87 @@ describe('GET /v2/contacts/find', () => {
     assert.deepEqual(res.body, { code: 'forbidden', message: 'Missing scope contacts:read' });
   });
 });
+
+describe('GET /v2/contacts', () => {
+  const list = async (token: string, query: string) => t.client(token).get(`/v2/contacts${query}`);
+  const names = (res: { body: { items: { name: string }[] } }) => res.body.items.map((item) => item.name);
+
+  it('lists contacts newest first, page by page, only the account’s', async () => {
+    const account = await t.account();
+    const api = t.client(account.token);
+    for (let i = 0; i < 5; i++) {
+      t.clock.set(`2026-04-0${i + 1}T08:00:00.000Z`);
+      await api.post('/v2/contacts', { name: `Person ${i}` });
+    }
+    t.clock.reset();
+    await t.client((await t.account()).token).post('/v2/contacts', { name: 'Person elsewhere' });
+    const token = await t.token(account, ['contacts:read']);
+    const first = await list(token, '?size=2');
+    assert.equal(first.status, 200);
+    assert.deepEqual(names(first), ['Person 4', 'Person 3']);
+    const second = await list(token, `?size=2&after=${first.body.after}`);
+    assert.deepEqual(names(second), ['Person 2', 'Person 1']);
+    await api.post('/v2/contacts', { name: 'Person new' });
+    const third = await list(token, `?size=2&after=${second.body.after}`);
+    assert.deepEqual(names(third), ['Person 0']);
+    assert.equal(third.body.after, null);
+    assert.equal((await list(token, '')).body.items.length, 6);
+  });
+
+  it('finds by a prefix of a word of the name or of the e-mail, ignoring case and diacritics', async () => {
+    const account = await t.account();
+    const api = t.client(account.token);
+    await api.post('/v2/contacts', { name: 'Jiří Nováková-Dvořáková', email: 'jiri@example.cz' });
+    await api.post('/v2/contacts', { name: 'Anna Svobodová', email: 'a.svoboda@firma.cz' });
+    await api.post('/v2/contacts', { name: null, email: 'petr_100%@example.com' });
+    const token = await t.token(account, ['contacts:read']);
+    const cases: [string, string[]][] = [
+      ['nova', ['Jiří Nováková-Dvořáková']],
+      ['NOVÁ', ['Jiří Nováková-Dvořáková']],
+      ['dvor', ['Jiří Nováková-Dvořáková']],
+      ['jiri no', ['Jiří Nováková-Dvořáková']],
+      ['ova', []],
+      ['svob', ['Anna Svobodová']],
+      ['a.svo', ['Anna Svobodová']],
+      ['firma', []],
+      ['petr_100%', [null as unknown as string]],
+      ['petr_1', [null as unknown as string]],
+      ['petr%', []],
+      ['%', []],
+      ['_', []],
+      ["a & !b | c:* '", []],
+    ];
+    for (const [q, expected] of cases) {
+      const res = await list(token, `?q=${encodeURIComponent(q)}`);
+      assert.equal(res.status, 200, q);
+      assert.deepEqual(names(res), expected, q);
+    }
+  });
+
+  it('refuses bad cursors, cursors of another q or account, and long q', async () => {
+    const account = await t.account();
+    const api = t.client(account.token);
+    await api.post('/v2/contacts', { name: 'One' });
+    await api.post('/v2/contacts', { name: 'Two' });
+    const token = await t.token(account, ['contacts:read']);
+    const page = await list(token, '?size=1');
+    const stranger = await t.token(await t.account(), ['contacts:read']);
+    for (const [who, query, path, code] of [
+      [token, '?after=garbage', 'after', 'cursor'],
+      [token, `?q=o&after=${page.body.after}`, 'after', 'cursor'],
+      [stranger, `?after=${page.body.after}`, 'after', 'cursor'],
+      [token, `?q=${'x'.repeat(257)}`, 'q', 'maxLength'],
+      [token, '?size=0', 'size', 'minimum'],
+      [token, '?colour=red', 'colour', 'additionalProperties'],
+    ]) {
+      const res = await list(who, query);
+      assert.equal(res.status, 422, query);
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string; location: string }) => [e.path, e.code, e.location]),
+        [[path, code, 'query']],
+        query,
+      );
+    }
+    assert.equal((await list(await t.token(account, ['contacts:write']), '')).status, 403);
+  });
+});

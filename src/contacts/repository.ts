@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import { SqlParams } from '../db/params.ts';
 import { newId } from '../ids.ts';
 import type { Row } from '../db/rows.ts';
 import type { Contact } from './schema.ts';
@@ -47,4 +48,43 @@ export async function findContactByEmail(db: Queryable, accountId: string, email
     [accountId, email],
   );
   return rows[0] ? toContact(rows[0]) : null;
+}
+
+/** A contact of a list page, with its position for the next page's cursor. */
+export interface ListedContact {
+  contact: Contact;
+  /** created_at as text to the microsecond. */
+  position: string;
+}
+
+/**
+ * Newest first, `limit` contacts of the account after (`afterCreatedAt`, `afterId`), those matching `q` when given
+ * (docs/behaviour.md §4): a prefix of a word of the name or of the e-mail, case and diacritics ignored. `q` is
+ * folded by the database (chat_fold) as the keys were; LIKE's wildcards in it are escaped or are punctuation.
+ */
+export async function listContacts(
+  db: Queryable,
+  accountId: string,
+  q: string | undefined,
+  after: { createdAt: string; id: string } | null,
+  limit: number,
+): Promise<ListedContact[]> {
+  const p = new SqlParams();
+  const where = [`account_id = ${p.add(accountId)}`];
+  if (q !== undefined) {
+    const name = p.add(q);
+    const email = p.add(q.replace(/[\\%_]/g, (char) => `\\${char}`));
+    // The name's words in q; none (q only punctuation) matches no name.
+    const words = `btrim(regexp_replace(chat_fold(${name}), '[[:space:][:punct:]]+', ' ', 'g'))`;
+    where.push(`((${words} <> '' and name_key like '% ' || ${words} || '%') or email_key like chat_fold(${email}) || '%')`);
+  }
+  if (after) where.push(`(created_at, id) < (${p.add(after.createdAt)}::timestamptz, ${p.add(after.id)}::text)`);
+  const { rows } = await db.query<ContactRow & { position: string }>(
+    `select ${COLUMNS}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
+     from contacts where ${where.join(' and ')}
+     order by created_at desc, id desc
+     limit ${p.add(limit)}`,
+    p.values,
+  );
+  return rows.map(({ position, ...row }) => ({ contact: toContact(row), position }));
 }

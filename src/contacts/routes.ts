@@ -3,7 +3,7 @@ import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import { IdParams } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
-import { Contact, CreateContactBody, FindContactQuery } from './schema.ts';
+import { Contact, ContactPage, CreateContactBody, FindContactQuery, ListContactsQuery } from './schema.ts';
 import * as contacts from './service.ts';
 
 const tags = ['Contacts'];
@@ -21,6 +21,22 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       response: Contact,
     }),
     async (request) => contacts.createContact(deps, callerOf(request).accountId, request.body),
+  );
+
+  app.get(
+    '/contacts',
+    route({
+      operationId: 'listContacts',
+      summary: 'List contacts',
+      description:
+        'Newest first, in pages of `size` with an opaque `after` cursor bound to `q` (another `q` or account: 422 ' +
+        '`invalid_arguments`, path `after`). `q`: a prefix of a word of the name or of the e-mail, case and diacritics ignored.',
+      tags,
+      scope: 'contacts:read',
+      querystring: ListContactsQuery,
+      response: ContactPage,
+    }),
+    async (request) => contacts.listContacts(deps, callerOf(request).accountId, request.query),
   );
 
   app.get(

@@ -36,3 +36,29 @@ export const FindContactQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ListContactsQuery = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({
+        maxLength: 256,
+        description: 'A prefix of a word of the name, or of the e-mail address; case and diacritics ignored (`nova` finds Nováková)',
+      }),
+    ),
+    size: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page' }),
+    after: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: 'The `after` of the previous page, sent with the same `q`' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ListContactsQuery = Static<typeof ListContactsQuery>;
+
+export const ContactPage = Type.Object(
+  {
+    items: Type.Array(Contact, { description: 'Newest first' }),
+    after: Nullable(Type.String({ description: 'Pass as `after` (with the same `q`) for the next page; null on the last page' })),
+  },
+  { title: 'contacts_page' },
+);
+export type ContactPage = Static<typeof ContactPage>;

@@ -76,6 +76,8 @@ export const TABLES = {
     created_at: 'timestamptz',
     updated_at: 'timestamptz',
     text_search: 'tsvector?',
+    name_key: 'text?',
+    email_key: 'text?',
   },
   conversations: {
     account_id: 'text',
