@@ -146,10 +146,18 @@ export const TABLES = {
     file_name: 'text',
     file_type: 'text',
     size: 'int4',
-    data: 'bytea',
+    /** Files stored before migration 170; newer ones keep their bytes in upload_chunks. */
+    data: 'bytea?',
     created_at: 'timestamptz',
     expires_at: 'timestamptz',
     attached: 'bool',
+    complete: 'bool',
+  },
+  upload_chunks: {
+    account_id: 'text',
+    upload_id: 'text',
+    seq: 'int4',
+    data: 'bytea',
   },
   events: {
     account_id: 'text',

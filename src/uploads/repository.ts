@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 
 export interface NewUpload {
   id: string;
@@ -54,8 +55,8 @@ export async function uploadUsage(db: Queryable, accountId: string, since: Date)
 }
 
 /** The account's uploads after `since`, oldest first: when each leaves a window, and how many bytes it frees. */
-export async function uploadsSince(db: Queryable, accountId: string, since: Date): Promise<{ created_at: Date; size: number }[]> {
-  const { rows } = await db.query<{ created_at: Date; size: number }>(
+export async function uploadsSince(db: Queryable, accountId: string, since: Date): Promise<Pick<Row<'uploads'>, 'created_at' | 'size'>[]> {
+  const { rows } = await db.query<Pick<Row<'uploads'>, 'created_at' | 'size'>>(
     `select created_at, size from uploads where account_id = $1 and complete and created_at > $2 order by created_at, id`,
     [accountId, since],
   );
@@ -138,13 +139,8 @@ export async function findLiveUploadsByTokenHash(
   return new Map(rows.map(({ token_hash, ...info }) => [token_hash, info]));
 }
 
-export interface UploadContentRow {
-  file_name: string;
-  file_type: string;
-  size: number;
-  /** The bytes of a file stored before migration 170; null when they are in upload_chunks. */
-  data: Buffer | null;
-}
+/** `data` holds the bytes of a file stored before migration 170; null when they are in upload_chunks. */
+export type UploadContentRow = Pick<Row<'uploads'>, 'file_name' | 'file_type' | 'size' | 'data'>;
 
 export async function findUploadContent(db: Queryable, accountId: string, id: string): Promise<UploadContentRow | null> {
   const { rows } = await db.query<UploadContentRow>(
@@ -156,7 +152,7 @@ export async function findUploadContent(db: Queryable, accountId: string, id: st
 
 /** The chunks of an upload from `fromSeq` on, at most `limit` of them, in order. */
 export async function readUploadChunks(db: Queryable, accountId: string, id: string, fromSeq: number, limit: number): Promise<Buffer[]> {
-  const { rows } = await db.query<{ data: Buffer }>(
+  const { rows } = await db.query<Pick<Row<'upload_chunks'>, 'data'>>(
     `select data from upload_chunks where account_id = $1 and upload_id = $2 and seq >= $3 order by seq limit $4`,
     [accountId, id, fromSeq, limit],
   );
