@@ -725,7 +725,7 @@ export interface paths {
         put?: never;
         /**
          * Create a webhook
-         * @description Every event of the account (or of the listed types) committed from now on is POSTed to `url`, signed with `X-Chat-Service-Hmac` (hex HMAC-SHA256 of the body with `secret`), retried for 24 hours, in order per conversation.
+         * @description Every event of the account (or of the listed types) committed from now on is POSTed to `url`, retried for 24 hours, in order per conversation, and signed to the Standard Webhooks spec: `webhook-id` (the event id, the same on every retry), `webhook-timestamp` (the attempt, in Unix seconds) and `webhook-signature` (`v1,` + base64 HMAC-SHA256 of `id.timestamp.body`), plus the legacy `X-Chat-Service-Hmac` (hex HMAC-SHA256 of the body keyed with `secret` as text).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -749,6 +749,26 @@ export interface paths {
          * @description Its pending deliveries are dropped.
          */
         delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhooks/{id}/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret of a webhook
+         * @description A new secret (the given one, or a generated `whsec_` one), shown in this answer only. For `overlap_seconds` (default one day) deliveries carry two `v1,` signatures in webhook-signature, with the new and the replaced secret, so receivers can switch at their pace; the legacy X-Chat-Service-Hmac uses the new secret at once.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1351,7 +1371,7 @@ export interface components {
              * @description ISO-8601 UTC with milliseconds
              */
             created_at: string;
-            /** @description Shown here only: verify X-Chat-Service-Hmac with it */
+            /** @description Shown here only: verify webhook-signature (Standard Webhooks) or the legacy X-Chat-Service-Hmac with it */
             secret: string;
         };
         /** error_payload */
@@ -1709,6 +1729,30 @@ export interface components {
         rotated_api_key: {
             /** @description The new legacy apiKey (`ak_` + 32 characters), in this response only; the old one stops working at once */
             api_key: string;
+        };
+        /** rotated_webhook_secret */
+        rotated_webhook_secret: {
+            /**
+             * @description `wh` + 12 characters
+             * @example whK3mS0q9ZbX1a
+             */
+            id: string;
+            /** @description Where the events are POSTed */
+            url: string;
+            /** @description Event types to send; null or absent: every type */
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "agent.updated")[] | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Shown here only: verify webhook-signature (Standard Webhooks) or the legacy X-Chat-Service-Hmac with it */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description Until when the replaced secret signs too (webhook-signature carries both); null with overlap_seconds 0
+             */
+            previous_secret_expires_at: string | null;
         };
         /** statistics_request_entry */
         statistics_request_entry: {
@@ -6572,7 +6616,7 @@ export interface operations {
                     url: string;
                     /** @description Event types to send; null or absent: every type */
                     events?: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "agent.updated")[] | null;
-                    /** @description HMAC key; generated when absent (and shown once) */
+                    /** @description Signing secret; generated when absent (`whsec_` + base64 of 32 random bytes, shown once). Give one of that form (24 to 64 bytes) for the Standard Webhooks libraries to take as it is; any other is their "raw" key */
                     secret?: string;
                 };
             };
@@ -6732,6 +6776,138 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Signing secret; generated when absent (`whsec_` + base64 of 32 random bytes, shown once). Give one of that form (24 to 64 bytes) for the Standard Webhooks libraries to take as it is; any other is their "raw" key */
+                    secret?: string;
+                    /**
+                     * @description How long the replaced secret keeps signing deliveries beside the new one (0: not at all; at most 7 days). X-Chat-Service-Hmac is signed with the new secret at once
+                     * @default 86400
+                     */
+                    overlap_seconds: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The rotated webhook secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["rotated_webhook_secret"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {

@@ -175,6 +175,8 @@ export const TABLES = {
     secret: 'text',
     queued_through_event_id: 'int8',
     created_at: 'timestamptz',
+    previous_secret: 'text?',
+    previous_secret_expires_at: 'timestamptz?',
   },
   webhook_deliveries: {
     account_id: 'text',

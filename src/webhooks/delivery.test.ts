@@ -11,6 +11,7 @@ import { deliverDueWebhooks, startWebhookWorker } from './delivery.ts';
 import { recordEvents } from '../events/outbox.ts';
 import { claimDueDeliveries, queueNewEvents } from './queue.ts';
 import { settledEventId } from '../events/horizon.ts';
+import { Webhook as StandardWebhook, WebhookVerificationError } from 'standardwebhooks';
 
 /**
  * Receivers here answer at once, but on a loaded machine "at once" can take
@@ -483,5 +484,152 @@ describe('the webhook worker', () => {
     } finally {
       await stop();
     }
+  });
+});
+
+/** The signature headers as a receiver passes them to a Standard Webhooks library. */
+const signed = (request: Receiver['requests'][number]) => ({
+  'webhook-id': String(request.headers['webhook-id']),
+  'webhook-timestamp': String(request.headers['webhook-timestamp']),
+  'webhook-signature': String(request.headers['webhook-signature']),
+});
+
+/** Verification by the `standardwebhooks` package (not our code): the parsed body, or the library's error. */
+function verify(secret: string | StandardWebhook, request: Receiver['requests'][number]): unknown {
+  const verifier = typeof secret === 'string' ? new StandardWebhook(secret) : secret;
+  try {
+    return verifier.verify(request.raw, signed(request));
+  } catch (error) {
+    if (error instanceof WebhookVerificationError) return error;
+    throw error;
+  }
+}
+
+describe('Standard Webhooks signatures, checked with the standardwebhooks library', () => {
+  it('signs every attempt: one webhook-id across retries, a fresh webhook-timestamp each time', async (ctx) => {
+    // The library checks webhook-timestamp against the real clock: the test clock starts from it.
+    t.clock.set(new Date());
+    const account = await t.account();
+    let failures = 1;
+    const receiver = await startReceiver(ctx, () => (failures-- > 0 ? 503 : 200));
+    const webhook = await createWebhook(ctx, account, receiver.url);
+    assert.match(webhook.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    await produceAgentEvents(t, account, 1);
+
+    await deliverDueWebhooks(t.deps);
+    t.clock.advance(2);
+    await deliverDueWebhooks(t.deps);
+    assert.equal(receiver.delivered().length, 1);
+    const [failed, retried] = receiver.requests;
+    for (const request of [failed, retried]) {
+      assert.deepEqual(verify(webhook.secret, request), request.body);
+      assert.equal(request.headers['webhook-id'], String(request.body.id));
+      assert.match(String(request.headers['webhook-signature']), /^v1,[A-Za-z0-9+/]{43}=$/);
+      // The legacy header stays, for existing receivers.
+      assert.equal(request.headers['x-chat-service-hmac'], createHmac('sha256', webhook.secret).update(request.raw).digest('hex'));
+    }
+    assert.equal(retried.headers['webhook-id'], failed.headers['webhook-id'], 'receivers de-duplicate on webhook-id');
+    assert.equal(Number(retried.headers['webhook-timestamp']) - Number(failed.headers['webhook-timestamp']), 2);
+    // Another secret does not verify.
+    const other = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    assert.ok(verify(other, retried) instanceof WebhookVerificationError);
+  });
+
+  it('signs with a given secret of another form as its raw key', async (ctx) => {
+    t.clock.set(new Date());
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const secret = 'a plain secret-with_no base64';
+    await createWebhook(ctx, account, receiver.url, { secret });
+    await produceAgentEvents(t, account, 1);
+    await deliverDueWebhooks(t.deps);
+    const [request] = receiver.requests;
+    assert.deepEqual(verify(new StandardWebhook(secret, { format: 'raw' }), request), request.body);
+  });
+
+  it('refuses a delivery replayed outside the tolerance window', async (ctx) => {
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const webhook = await createWebhook(ctx, account, receiver.url);
+    await produceAgentEvents(t, account, 1);
+    // Captured ten minutes ago, sent again now: the library's tolerance is five minutes.
+    t.clock.set(new Date(Date.now() - 10 * 60_000));
+    await deliverDueWebhooks(t.deps);
+    t.clock.reset();
+    const [captured] = receiver.requests;
+    const refused = verify(webhook.secret, captured);
+    assert.ok(refused instanceof WebhookVerificationError);
+    assert.equal(refused.message, 'Message timestamp too old');
+    // The signature itself is right: only its time is out of the window.
+    const later = new StandardWebhook(webhook.secret);
+    assert.equal(
+      later.sign(String(captured.body.id), new Date(Number(captured.headers['webhook-timestamp']) * 1000), captured.raw),
+      captured.headers['webhook-signature'],
+    );
+  });
+
+  it('rotates the secret: both signatures during the window, then the new one only', async (ctx) => {
+    const start = Date.now() - 150_000;
+    t.clock.set(new Date(start));
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const webhook = await createWebhook(ctx, account, receiver.url);
+    const rotate = (body: Record<string, unknown>) => t.client(account.token).post(`/v2/webhooks/${webhook.id}/secret/rotate`, body);
+
+    const rotated = await rotate({ overlap_seconds: 60 });
+    assert.equal(rotated.status, 200);
+    assert.notEqual(rotated.body.secret, webhook.secret);
+    assert.equal(rotated.body.previous_secret_expires_at, new Date(start + 60_000).toISOString());
+    assert.deepEqual(
+      { id: rotated.body.id, url: rotated.body.url, events: rotated.body.events },
+      { id: webhook.id, url: receiver.url, events: null },
+    );
+
+    await produceAgentEvents(t, account, 1);
+    await deliverDueWebhooks(t.deps);
+    const during = receiver.requests[0];
+    assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2);
+    assert.deepEqual(verify(rotated.body.secret, during), during.body, 'the new secret verifies');
+    assert.deepEqual(verify(webhook.secret, during), during.body, 'the replaced one too, during the window');
+    assert.equal(during.headers['x-chat-service-hmac'], createHmac('sha256', rotated.body.secret).update(during.raw).digest('hex'));
+
+    t.clock.advance(120);
+    await produceAgentEvents(t, account, 1);
+    await deliverDueWebhooks(t.deps);
+    const after = receiver.requests[1];
+    assert.equal(String(after.headers['webhook-signature']).split(' ').length, 1);
+    assert.deepEqual(verify(rotated.body.secret, after), after.body);
+    assert.ok(verify(webhook.secret, after) instanceof WebhookVerificationError, 'the window is over');
+
+    // A given secret with no window: the replaced one stops at once.
+    const given = `whsec_${Buffer.alloc(24, 1).toString('base64')}`;
+    const immediate = await rotate({ secret: given, overlap_seconds: 0 });
+    assert.deepEqual([immediate.status, immediate.body.secret, immediate.body.previous_secret_expires_at], [200, given, null]);
+    await produceAgentEvents(t, account, 1);
+    await deliverDueWebhooks(t.deps);
+    const last = receiver.requests[2];
+    assert.deepEqual(verify(given, last), last.body);
+    assert.ok(verify(rotated.body.secret, last) instanceof WebhookVerificationError);
+    t.clock.reset();
+  });
+
+  it("answers 404 for another account's webhook and 422 for a window over 7 days, changing nothing", async (ctx) => {
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const webhook = await createWebhook(ctx, account, receiver.url);
+    const stranger = await t.account();
+    const foreign = await t.client(stranger.token).post(`/v2/webhooks/${webhook.id}/secret/rotate`, {});
+    assert.deepEqual([foreign.status, foreign.body.code], [404, 'not_found']);
+    const long = await t.client(account.token).post(`/v2/webhooks/${webhook.id}/secret/rotate`, { overlap_seconds: 8 * 86_400 });
+    assert.equal(long.status, 422);
+    assert.deepEqual(
+      long.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['overlap_seconds', 'maximum']],
+    );
+    const { rows } = await t.db.query<{ secret: string; previous_secret: string | null }>(
+      'select secret, previous_secret from webhooks where account_id = $1 and id = $2',
+      [account.accountId, webhook.id],
+    );
+    assert.deepEqual(rows, [{ secret: webhook.secret, previous_secret: null }]);
   });
 });

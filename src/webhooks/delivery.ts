@@ -17,17 +17,16 @@
  * At least once: a delivery that succeeded but whose outcome was not recorded
  * (crash, lost lease) is sent again.
  */
-import { createHmac } from 'node:crypto';
 import type { Deps } from '../deps.ts';
 import { toEventBody } from '../events/repository.ts';
 import { settledEventId } from '../events/horizon.ts';
 import type { EventHub } from '../events/hub.ts';
 import { accountsWithWebhooks, claimDueDeliveries, finishAttempt, pruneAttempts, queueNewEvents, type ClaimedDelivery } from './queue.ts';
 import { postJson } from './sender.ts';
+import { signatureHeaders } from './signature.ts';
 
 type DeliveryDeps = Pick<Deps, 'db' | 'config' | 'now' | 'metrics'>;
 
-export const SIGNATURE_HEADER = 'X-Chat-Service-Hmac';
 /** Retries stop this long after the event was queued. */
 export const RETRY_WINDOW_MS = 24 * 3600 * 1000;
 /** The doubling stops here: later retries come hourly. */
@@ -46,11 +45,6 @@ const ATTEMPT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const DUE_POLL_INTERVAL_MS = 1000;
 /** How often the worker forgets old attempts. */
 const PRUNE_INTERVAL_MS = 60_000;
-
-/** Hex HMAC-SHA256 of the exact body bytes, keyed with the webhook's secret. */
-export function sign(secret: string, body: string): string {
-  return createHmac('sha256', secret).update(body).digest('hex');
-}
 
 /** Delay before retry number `attempt` (1 = the first retry): base doubling, capped, plus jitter. */
 export function retryDelayMs(baseMs: number, attempt: number, random: () => number = Math.random): number {
@@ -84,7 +78,15 @@ async function attempt(deps: DeliveryDeps, delivery: ClaimedDelivery): Promise<b
     {
       'content-type': 'application/json',
       'user-agent': 'chat-service-webhooks',
-      [SIGNATURE_HEADER]: sign(delivery.secret, body),
+      ...signatureHeaders({
+        eventId: id,
+        body,
+        attemptedAt,
+        secret: delivery.secret,
+        // The replaced secret signs too until its rotation window ends.
+        previousSecret:
+          delivery.previous_secret_expires_at && delivery.previous_secret_expires_at > attemptedAt ? delivery.previous_secret : null,
+      }),
     },
     { timeoutMs: deps.config.webhookTimeoutMs, blockPrivate: deps.config.webhookBlockPrivate },
   );

@@ -65,6 +65,9 @@ export interface ClaimedDelivery {
   queued_at: Date;
   url: string;
   secret: string;
+  /** The secret a rotation replaced, signing too until previous_secret_expires_at. */
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
   event: EventRow;
 }
 
@@ -105,7 +108,8 @@ export async function claimDueDeliveries(
        where d.account_id = c.account_id and d.webhook_id = c.webhook_id and d.event_id = c.event_id
        returning d.account_id, d.webhook_id, d.event_id, d.attempts, d.queued_at
      )
-     select c.account_id, c.webhook_id, c.event_id, c.attempts, c.queued_at, w.url, w.secret, e.type, e.conversation_id, e.data, e.created_at
+     select c.account_id, c.webhook_id, c.event_id, c.attempts, c.queued_at, w.url, w.secret,
+            w.previous_secret, w.previous_secret_expires_at, e.type, e.conversation_id, e.data, e.created_at
      from claimed c
      join webhooks w on w.account_id = c.account_id and w.id = c.webhook_id
      join events e on e.account_id = c.account_id and e.id = c.event_id

@@ -72,3 +72,24 @@ export async function recentAttempts(db: Queryable, accountId: string, webhookId
     next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
   }));
 }
+
+/**
+ * Makes `secret` the webhook's, and the replaced one its previous secret until `previousUntil`
+ * (none when null). Returns the webhook, or null when it does not exist.
+ */
+export async function rotateSecret(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  secret: string,
+  previousUntil: Date | null,
+): Promise<Webhook | null> {
+  const { rows } = await db.query<WebhookRow>(
+    `update webhooks set previous_secret = case when $4::timestamptz is null then null else secret end,
+                         previous_secret_expires_at = $4, secret = $3
+     where account_id = $1 and id = $2
+     returning id, url, event_types, created_at`,
+    [accountId, id, secret, previousUntil],
+  );
+  return rows[0] ? toWebhook(rows[0]) : null;
+}

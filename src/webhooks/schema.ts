@@ -8,11 +8,19 @@ const EventTypes = Type.Array(Type.String({ enum: [...EVENT_TYPES] }), {
   description: 'Event types to send; null or absent: every type',
 });
 
+const WebhookSecret = Type.String({
+  minLength: 16,
+  maxLength: 256,
+  description:
+    'Signing secret; generated when absent (`whsec_` + base64 of 32 random bytes, shown once). Give one of that form ' +
+    '(24 to 64 bytes) for the Standard Webhooks libraries to take as it is; any other is their "raw" key',
+});
+
 export const CreateWebhookBody = Type.Object(
   {
     url: Type.String({ format: 'uri', maxLength: 2048, description: 'http:// or https:// URL receiving POSTs' }),
     events: Type.Optional(Nullable(EventTypes)),
-    secret: Type.Optional(Type.String({ minLength: 16, maxLength: 256, description: 'HMAC key; generated when absent (and shown once)' })),
+    secret: Type.Optional(WebhookSecret),
   },
   { additionalProperties: false },
 );
@@ -37,11 +45,44 @@ const webhookFields = {
 export const Webhook = Type.Object(webhookFields, { title: 'webhook' });
 export type Webhook = Static<typeof Webhook>;
 
-export const CreatedWebhook = Type.Object(
-  { ...webhookFields, secret: Type.String({ description: 'Shown here only: verify X-Chat-Service-Hmac with it' }) },
-  { title: 'created_webhook' },
-);
+const ShownSecret = Type.String({
+  description: 'Shown here only: verify webhook-signature (Standard Webhooks) or the legacy X-Chat-Service-Hmac with it',
+});
+
+export const CreatedWebhook = Type.Object({ ...webhookFields, secret: ShownSecret }, { title: 'created_webhook' });
 export type CreatedWebhook = Static<typeof CreatedWebhook>;
+
+/** One day: time to deploy the new secret to every receiver. */
+export const DEFAULT_ROTATION_OVERLAP_SECONDS = 86_400;
+
+export const RotateWebhookSecretBody = Type.Object(
+  {
+    secret: Type.Optional(WebhookSecret),
+    overlap_seconds: Type.Integer({
+      minimum: 0,
+      maximum: 7 * 86_400,
+      default: DEFAULT_ROTATION_OVERLAP_SECONDS,
+      description:
+        'How long the replaced secret keeps signing deliveries beside the new one (0: not at all; at most 7 days). ' +
+        'X-Chat-Service-Hmac is signed with the new secret at once',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type RotateWebhookSecretBody = Static<typeof RotateWebhookSecretBody>;
+
+export const RotatedWebhookSecret = Type.Object(
+  {
+    ...webhookFields,
+    secret: ShownSecret,
+    previous_secret_expires_at: Nullable({
+      ...Timestamp,
+      description: 'Until when the replaced secret signs too (webhook-signature carries both); null with overlap_seconds 0',
+    }),
+  },
+  { title: 'rotated_webhook_secret' },
+);
+export type RotatedWebhookSecret = Static<typeof RotatedWebhookSecret>;
 
 export const WebhookList = Type.Object(
   { webhooks: Type.Array(Webhook, { description: "The account's webhooks, oldest first; secrets are never listed" }) },

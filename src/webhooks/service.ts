@@ -1,18 +1,27 @@
 import type { Deps } from '../deps.ts';
 import { invalidArgument, notFound } from '../http/errors.ts';
-import { newId, randomString } from '../ids.ts';
+import { newId } from '../ids.ts';
+import { newSecret } from './signature.ts';
 import { blockedAddressText, blockedRange, hostOf, resolveHost } from './address.ts';
-import type { CreateWebhookBody, CreatedWebhook, DeliveryAttempt, Webhook } from './schema.ts';
+import type {
+  CreateWebhookBody,
+  CreatedWebhook,
+  DeliveryAttempt,
+  RotateWebhookSecretBody,
+  RotatedWebhookSecret,
+  Webhook,
+} from './schema.ts';
 import * as repo from './repository.ts';
 import { settledEventId } from '../events/horizon.ts';
 
 type WebhookDeps = Pick<Deps, 'db' | 'config' | 'now'>;
+type RotationDeps = Pick<Deps, 'db' | 'now'>;
 
 const RECENT_ATTEMPTS = 100;
 
 export async function createWebhook(deps: WebhookDeps, accountId: string, input: CreateWebhookBody): Promise<CreatedWebhook> {
   await checkUrl(deps.config, input.url);
-  const secret = input.secret ?? `whsec_${randomString(32)}`;
+  const secret = input.secret ?? newSecret();
   const webhook = await repo.insertWebhook(deps.db, accountId, {
     id: newId('wh'),
     url: input.url,
@@ -57,4 +66,21 @@ export async function deleteWebhook(deps: WebhookDeps, accountId: string, id: st
 export async function listDeliveryAttempts(deps: WebhookDeps, accountId: string, id: string): Promise<DeliveryAttempt[]> {
   if (!(await repo.webhookExists(deps.db, accountId, id))) throw notFound(`Webhook ${id}`);
   return repo.recentAttempts(deps.db, accountId, id, RECENT_ATTEMPTS);
+}
+
+/**
+ * A new signing secret (given, or generated); the replaced one keeps signing beside it for
+ * `overlap_seconds`, so receivers can move to the new one without refusing a delivery.
+ */
+export async function rotateSecret(
+  deps: RotationDeps,
+  accountId: string,
+  id: string,
+  input: RotateWebhookSecretBody,
+): Promise<RotatedWebhookSecret> {
+  const secret = input.secret ?? newSecret();
+  const previousUntil = input.overlap_seconds > 0 ? new Date(deps.now().getTime() + input.overlap_seconds * 1000) : null;
+  const webhook = await repo.rotateSecret(deps.db, accountId, id, secret, previousUntil);
+  if (!webhook) throw notFound(`Webhook ${id}`);
+  return { ...webhook, secret, previous_secret_expires_at: previousUntil?.toISOString() ?? null };
 }

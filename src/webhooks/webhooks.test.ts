@@ -20,7 +20,8 @@ describe('POST /v2/webhooks', () => {
     assert.match(res.body.id, /^wh[\w-]{12}$/);
     assert.equal(res.body.url, URL_OK);
     assert.equal(res.body.events, null);
-    assert.match(res.body.secret, /^whsec_[\w-]{32}$/);
+    // Standard Webhooks form: whsec_ + the base64 of 32 random bytes.
+    assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
     assert.match(res.body.created_at, ISO);
 
     const list = await client.get('/v2/webhooks');
