@@ -44,6 +44,10 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Statistics and export queries answer 503 (Retry-After) when they take longer, waiting for their turn included. */
   heavyQueryTimeoutMs: number;
+  /** PostgreSQL: a request's (or job's) transaction waiting longer than this for a lock is rolled back and answers 503. */
+  dbLockTimeoutMs: number;
+  /** PostgreSQL: a statement of a request (or job) running longer than this is cancelled, its transaction rolled back: 503. */
+  dbStatementTimeoutMs: number;
   /** Bearer token GET /metrics requires; without it and without metricsPort, /metrics is off. */
   metricsToken: string | undefined;
   /** Serves /metrics on this port instead of the API port. */
@@ -199,6 +203,8 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutMs,
     shutdownTimeoutMs: milliseconds(env, 'SHUTDOWN_TIMEOUT_MS', 8_000),
     heavyQueryTimeoutMs: milliseconds(env, 'HEAVY_QUERY_TIMEOUT_MS', 30_000),
+    dbLockTimeoutMs: milliseconds(env, 'DB_LOCK_TIMEOUT_MS', 5_000),
+    dbStatementTimeoutMs: milliseconds(env, 'DB_STATEMENT_TIMEOUT_MS', 30_000),
     metricsToken: metricsToken(env),
     metricsPort: env.METRICS_PORT ? integer(env, 'METRICS_PORT', 0, 0, 65_535) : undefined,
     trustProxy: trustProxy(env),

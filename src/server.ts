@@ -46,6 +46,8 @@ export async function startServer(config: Config, print: (line: string) => void 
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
   });
   const db = measuredDb(opened, metrics);
   const warnings: string[] = [];

@@ -101,12 +101,34 @@ export class QueryTimeoutError extends Error {
   }
 }
 
+/**
+ * Small work (requests, background jobs) that waited past DB_LOCK_TIMEOUT_MS for a lock, or ran past
+ * DB_STATEMENT_TIMEOUT_MS (PostgreSQL SQLSTATE 55P03 or 57014): its transaction was rolled back. Answered 503 with
+ * Retry-After (docs/behaviour.md §2).
+ */
+export class DatabaseBusyError extends Error {
+  constructor(readonly reason: 'lock' | 'statement') {
+    super(
+      reason === 'lock'
+        ? 'The database is busy: a row this request changes stayed locked longer than DB_LOCK_TIMEOUT_MS; nothing of this request was written, retry'
+        : 'The database is busy: a statement of this request ran longer than DB_STATEMENT_TIMEOUT_MS; nothing of this request was written, retry',
+    );
+  }
+}
+
 export interface DbOptions {
   databaseUrl?: string;
   /** PGlite data directory, or "memory". Ignored when databaseUrl is set. */
   dataDir?: string;
   /** HEAVY_QUERY_TIMEOUT_MS; without it heavy statements only yield to small ones. */
   heavyQueryTimeoutMs?: number;
+  /**
+   * DB_LOCK_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS: PostgreSQL bounds of small work's transactions and writes, set
+   * with SET LOCAL in each transaction (never for the session: a transaction pooler may sit in between). PGlite has
+   * one session, so no lock waits, and no statement timer. Without them (the CLI) small work is unbounded.
+   */
+  lockTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
 
 /** PostgreSQL connections of one instance; heavy work may hold at most half, so small requests always find one. */
@@ -133,7 +155,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
       throw new DatabaseUnavailableError(options.databaseUrl, (error as Error).message);
     }
     const databaseUrl = options.databaseUrl;
-    return poolDb(pool, 'postgres', new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS), options.heavyQueryTimeoutMs, {
+    return poolDb(pool, 'postgres', new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS), options, {
       listen: (channel, handler) => listenWithClient(databaseUrl, channel, handler),
       // Forced: the connections still running statements are dropped when the process exits.
       close: async (force) => void (await finishedBefore(pool.end(), force)),
@@ -159,7 +181,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
   // A thread ended mid-statement (a forced close) fails the running statement, and its client
   // reports it as an 'error' event too: the statement's caller has it already.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return poolDb(pool, 'pglite', new Lanes(1, 1), options.heavyQueryTimeoutMs, {
+  return poolDb(pool, 'pglite', new Lanes(1, 1), options, {
     // PGlite has one session: LISTEN on it, and the worker forwards what it receives.
     async listen(channel, handler, db) {
       const stop = lite.onNotification((from, payload) => from === channel && handler(payload));
@@ -411,7 +433,22 @@ function preparedQuery(sql: string, params: unknown[] | undefined): pg.QueryConf
 /** An error without a SQLSTATE: the database did not answer at all (a connection lost, the PGlite worker gone). */
 const isUnreachable = (error: unknown) => !/^[0-9A-Z]{5}$/.test(String((error as { code?: unknown }).code));
 
-function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutMs: number | undefined, session: Session): Db {
+/** A single statement that writes: on PostgreSQL, small ones run in a bounded transaction of their own. */
+const WRITE_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
+
+function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOptions, session: Session): Db {
+  const heavyTimeoutMs = options.heavyQueryTimeoutMs;
+  /** What starts a bounded transaction of small work on PostgreSQL (one round trip, as `begin` alone was). */
+  const bounds = [
+    options.lockTimeoutMs === undefined ? '' : `set local lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
+    options.statementTimeoutMs === undefined ? '' : `set local statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`,
+  ].filter(Boolean);
+  const boundedBegin = engine === 'postgres' && bounds.length > 0 ? `begin; ${bounds.join('; ')}` : undefined;
+  /** A bound reached by small work becomes DatabaseBusyError; anything else passes. */
+  const busy = (error: unknown) => {
+    const code = (error as { code?: unknown }).code;
+    return code === '55P03' ? new DatabaseBusyError('lock') : code === '57014' ? new DatabaseBusyError('statement') : error;
+  };
   const notifier = new Notifier();
   /** The last way the database failed to answer, cleared by any answer; what /readyz reports while all connections are busy. */
   let unreachable: Error | undefined;
@@ -453,14 +490,29 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
   }
 
   function view(heavy: boolean, timeoutMs: number | undefined): Db {
+    // Heavy work has its own bound (HEAVY_QUERY_TIMEOUT_MS) or none (maintenance).
+    const begin = (!heavy && boundedBegin) || 'begin';
     const db: Db = {
       engine,
-      query: (sql, params) => withClient(heavy, timeoutMs, (client) => client.query(preparedQuery(sql, params as unknown[])) as never),
+      query: (sql, params) =>
+        withClient(heavy, timeoutMs, async (client) => {
+          const query = preparedQuery(sql, params as unknown[]);
+          if (heavy || !boundedBegin || !WRITE_STATEMENT.test(sql)) return client.query(query) as never;
+          await client.query(boundedBegin);
+          try {
+            const result = await client.query(query);
+            await client.query('commit');
+            return result as never;
+          } catch (error) {
+            await client.query('rollback').catch(() => undefined);
+            throw busy(error);
+          }
+        }),
       transaction: (fn) =>
         withClient(heavy, timeoutMs, async (client) => {
           const notifications: [string, string][] = [];
           try {
-            await client.query('begin');
+            await client.query(begin);
             const result = await fn({
               query: (sql, params) => client.query(preparedQuery(sql, params as unknown[])) as never,
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
@@ -470,7 +522,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, heavyTimeoutM
             return result;
           } catch (error) {
             await client.query('rollback').catch(() => undefined);
-            throw error;
+            throw heavy ? error : busy(error);
           }
         }),
       get heavy() {

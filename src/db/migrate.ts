@@ -13,6 +13,9 @@ const SCHEMA_LOCK_KEY = 727_2026;
  * PostgreSQL database do one at a time (migrating, creating the first account).
  */
 export async function lockSchema(tx: Queryable): Promise<void> {
+  // A migration may take long, and waits for another instance's: DB_LOCK_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS
+  // bound requests, not this transaction.
+  await tx.query('set local lock_timeout = 0; set local statement_timeout = 0');
   await tx.query('select pg_advisory_xact_lock($1)', [SCHEMA_LOCK_KEY]);
 }
 

@@ -3,11 +3,13 @@ import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, type ErrorItem, type ErrorPayload } from './errors.ts';
 import { errorResponse } from './route.ts';
-import { QueryTimeoutError } from '../db/db.ts';
+import { DatabaseBusyError, QueryTimeoutError } from '../db/db.ts';
 import { invalidArguments, invalidArgumentsError, locationOf, unstorableInputErrors } from './validation.ts';
 
 /** Long enough for a queue of heavy requests to drain, short enough for a dashboard to retry on its own. */
 const HEAVY_RETRY_AFTER_SECONDS = 10;
+/** A lock held past DB_LOCK_TIMEOUT_MS is usually released soon after. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 const STATUS_CODES: Record<number, ErrorCode> = {
   400: 'bad_request',
@@ -45,6 +47,9 @@ export function toApiError(error: FastifyError | ApiError): ApiError | undefined
       undefined,
       { 'Retry-After': String(HEAVY_RETRY_AFTER_SECONDS) },
     );
+  }
+  if (error instanceof DatabaseBusyError) {
+    return new ApiError(503, 'service_unavailable', error.message, undefined, { 'Retry-After': String(BUSY_RETRY_AFTER_SECONDS) });
   }
   if (error.validation) return invalidArguments(error.validation as never, locationOf(error.validationContext));
   const status = error.statusCode;

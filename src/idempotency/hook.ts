@@ -3,8 +3,10 @@ import type { Deps } from '../deps.ts';
 import {
   IDEMPOTENCY_KEY_PATTERN,
   MAX_IDEMPOTENCY_KEY_LENGTH,
+  IDEMPOTENCY_RENEW_SECONDS,
   checkKey,
   claimKey,
+  renewHeldKeys,
   requestHash,
   settleKey,
   type HeldKey,
@@ -12,9 +14,15 @@ import {
 } from './service.ts';
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** Renews the keys of this instance's running requests now (done every IDEMPOTENCY_RENEW_SECONDS); tests call it. */
+    renewIdempotencyKeys(): Promise<number>;
+  }
   interface FastifyRequest {
     /** The Idempotency-Key this request holds; its answer is stored when sent. */
     idempotencyKey?: HeldKey;
+    /** The keys this app instance's running requests hold, renewed until their answers are stored. */
+    idempotencyKeysHeld?: Set<HeldKey>;
   }
   interface FastifyContextConfig {
     /**
@@ -41,6 +49,7 @@ export async function claimIdempotencyKey(deps: Deps, request: FastifyRequest, b
   const claim = await claimKey(deps, accountId, key, requestHash(tokenId, request.method, request.url, body));
   if ('replay' in claim) return claim.replay;
   request.idempotencyKey = claim.held;
+  request.idempotencyKeysHeld?.add(claim.held);
   return null;
 }
 
@@ -82,6 +91,36 @@ export function installIdempotency(app: FastifyInstance, deps: Deps): void {
     };
   });
 
+  const held = new Set<HeldKey>();
+  let renewing: Promise<number> | undefined;
+  const renew = (): Promise<number> => {
+    if (renewing) return renewing;
+    const pass = renewHeldKeys(deps, held).finally(() => (renewing = undefined));
+    renewing = pass;
+    return pass;
+  };
+  app.addHook('onRequest', async (request) => {
+    request.idempotencyKeysHeld = held;
+  });
+  app.decorate('renewIdempotencyKeys', renew);
+  const timer = setInterval(
+    () =>
+      void renew().catch((error) => {
+        // The next renewal retries; a key is lost only after IDEMPOTENCY_LOCK_SECONDS without one.
+        app.log.warn({ err: error }, 'idempotency: renewing held keys failed');
+      }),
+    IDEMPOTENCY_RENEW_SECONDS * 1000,
+  );
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  // A request that ends without sending (its client gone, a hijacked reply) stops renewing too.
+  app.addHook('onResponse', async (request) => {
+    if (request.idempotencyKey) held.delete(request.idempotencyKey);
+  });
+  app.addHook('onRequestAbort', async (request) => {
+    if (request.idempotencyKey) held.delete(request.idempotencyKey);
+  });
+
   app.addHook('preHandler', async (request, reply) => {
     if (request.routeOptions.config.idempotencyInHandler) return;
     const stored = await claimIdempotencyKey(deps, request, request.body);
@@ -89,12 +128,13 @@ export function installIdempotency(app: FastifyInstance, deps: Deps): void {
   });
 
   app.addHook('onSend', async (request, reply, payload) => {
-    const held = request.idempotencyKey;
-    if (!held) return payload;
+    const key = request.idempotencyKey;
+    if (!key) return payload;
     request.idempotencyKey = undefined;
+    held.delete(key);
     const contentType = reply.getHeader('content-type');
     try {
-      await settleKey(deps, held, {
+      await settleKey(deps, key, {
         status: reply.statusCode,
         contentType: typeof contentType === 'string' ? contentType : null,
         body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',

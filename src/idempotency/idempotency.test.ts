@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { Db } from '../db/db.ts';
-import { startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import pg from 'pg';
+import { engine, startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { conversationFactory } from '../test/conversations.ts';
 import { deleteExpiredIdempotencyKeys } from './service.ts';
 import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -19,7 +21,8 @@ let gated: FastifyInstance;
 let gate: Gate;
 
 before(async () => {
-  t = await startTestApp();
+  // Requests here wait on locks held by a test for as long as it takes (DB_LOCK_TIMEOUT_MS has its own test below).
+  t = await startTestApp({ dbLockTimeoutMs: 600_000 });
   gate = new Gate();
   gated = await buildApp({ ...t.deps, db: gate.wrap(t.db) }, { logger: false });
   await gated.ready();
@@ -174,6 +177,30 @@ describe('Idempotency-Key', () => {
       held.open();
       assert.equal((await stuck).status, 200); // it still ran, but its answer is not the stored one
       assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'stuck')).body, retry.body);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
+  it('keeps the key of a request still running past 60 seconds: its instance renews it, so a retry gets 409', async () => {
+    const account = await t.account();
+    t.clock.set(new Date());
+    try {
+      const held = gate.hold();
+      const running = post(account, '/v2/contacts', { name: 'Ada' }, 'long', gated);
+      await held.entered; // the request holds the key and waits, as on a lock or a slow statement
+      t.clock.advance(40);
+      assert.equal(await gated.renewIdempotencyKeys(), 1); // what its instance does every 15 s
+      t.clock.advance(23); // 63 s after the claim
+      const retry = await post(account, '/v2/contacts', { name: 'Ada' }, 'long');
+      assert.equal(retry.status, 409);
+      assert.deepEqual(JSON.parse(retry.body), IN_USE);
+      held.open();
+      const first = await running;
+      assert.equal(first.status, 200);
+      assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'long')).body, first.body);
+      assert.equal(await contactCount(account), 1);
+      assert.equal(await gated.renewIdempotencyKeys(), 0); // answered: no longer renewed
     } finally {
       t.clock.reset();
     }
@@ -459,6 +486,101 @@ describe('stored answers and IDEMPOTENCY_SECRET (docs/behaviour.md §11)', () =>
       assert.throws(() => loadConfig({ IDEMPOTENCY_SECRET: 'short' }), /IDEMPOTENCY_SECRET must be at least 32 characters/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A second PostgreSQL session on the test's database, to hold row locks. */
+async function otherSession(app: TestApp): Promise<pg.Client> {
+  const { rows } = await app.db.query<{ name: string }>('select current_database() as name');
+  const url = new URL(process.env.TEST_DATABASE_URL as string);
+  url.pathname = `/${rows[0].name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return client;
+}
+
+/** Resolves once some session of the database waits for a lock (a request blocked behind the other session). */
+async function someoneWaitsForALock(session: pg.Client): Promise<void> {
+  for (;;) {
+    const { rows } = await session.query(
+      "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' limit 1",
+    );
+    if (rows.length > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+async function messageCount(app: TestApp, account: TestAccount): Promise<number> {
+  const { rows } = await app.db.query<{ n: number }>('select count(*)::int as n from messages where account_id = $1', [account.accountId]);
+  return rows[0].n;
+}
+
+describe('a request waiting on a row another session holds (PostgreSQL)', { skip: engine !== 'postgres', timeout: 120_000 }, () => {
+  it('keeps its key past 60 seconds of waiting: the retry gets 409 and the message is stored once', async () => {
+    const account = await t.account();
+    const conversation = await conversationFactory(t, account).conversation();
+    const session = await otherSession(t);
+    t.clock.set(new Date());
+    try {
+      await session.query('begin');
+      await session.query('select 1 from conversations where account_id = $1 and id = $2 for update', [account.accountId, conversation.id]);
+      const url = `/v2/conversations/${conversation.id}/messages`;
+      const body = { sub_type: 'contact', text: 'hello' };
+      const first = post(account, url, body, 'wait');
+      await someoneWaitsForALock(session);
+      t.clock.advance(40);
+      assert.equal(await t.app.renewIdempotencyKeys(), 1);
+      t.clock.advance(23); // the retry of the confirmed defect, 63 s after the first
+      const retry = await post(account, url, body, 'wait');
+      assert.equal(retry.status, 409);
+      assert.deepEqual(JSON.parse(retry.body), IN_USE);
+      await session.query('rollback');
+      const answered = await first;
+      assert.equal(answered.status, 200);
+      const replay = await post(account, url, body, 'wait');
+      assert.deepEqual([replay.status, replay.body, replay.headers['idempotent-replayed']], [200, answered.body, 'true']);
+      assert.equal(await messageCount(t, account), 1 + (conversation.messages?.length ?? 0));
+    } finally {
+      t.clock.reset();
+      await session.end();
+    }
+  });
+
+  it('answers 503 service_unavailable with Retry-After past DB_LOCK_TIMEOUT_MS, writing nothing and freeing the key', async () => {
+    const busy = await startTestApp({ dbLockTimeoutMs: 100 });
+    const session = await otherSession(busy);
+    try {
+      const account = await busy.account();
+      const factory = conversationFactory(busy, account);
+      const conversation = await factory.conversation();
+      const tag = await factory.tag('held');
+      const before = await messageCount(busy, account);
+      await session.query('begin');
+      await session.query('select 1 from conversations where account_id = $1 and id = $2 for update', [account.accountId, conversation.id]);
+      await session.query('select 1 from tags where account_id = $1 and id = $2 for update', [account.accountId, tag.id]);
+      const url = `/v2/conversations/${conversation.id}/messages`;
+      const body = { sub_type: 'contact', text: 'hello' };
+      const refused = await post(account, url, body, 'busy', busy.app);
+      assert.equal(refused.status, 503);
+      assert.equal(refused.headers['retry-after'], '1');
+      assert.deepEqual(JSON.parse(refused.body), {
+        code: 'service_unavailable',
+        message:
+          'The database is busy: a row this request changes stayed locked longer than DB_LOCK_TIMEOUT_MS; nothing of this request was written, retry',
+      });
+      // A single-statement write is bounded too.
+      const deleted = await busy.client(account.token).delete(`/v2/tags/${tag.id}`);
+      assert.deepEqual([deleted.status, deleted.body.code], [503, 'service_unavailable']);
+      await session.query('rollback');
+      assert.equal(await messageCount(busy, account), before);
+      const retried = await post(account, url, body, 'busy', busy.app);
+      assert.equal(retried.status, 200);
+      assert.equal(retried.headers['idempotent-replayed'], undefined);
+      assert.equal(await messageCount(busy, account), before + 1);
+    } finally {
+      await session.end();
+      await busy.close();
     }
   });
 });

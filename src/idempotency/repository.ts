@@ -85,3 +85,21 @@ export async function deleteExpiredKeys(db: Queryable, expiredBefore: Date, limi
   );
   return rowCount ?? 0;
 }
+
+/**
+ * Moves the lock of every key still held by these requests (same length arrays: account, key, lock id) to
+ * `lockedUntil`; keys answered or taken over meanwhile are left alone. Returns how many were renewed.
+ */
+export async function renewLocks(
+  db: Queryable,
+  held: { accountIds: string[]; keys: string[]; lockIds: string[] },
+  lockedUntil: Date,
+): Promise<number> {
+  const { rowCount } = await db.query(
+    `update idempotency_keys k set locked_until = $4
+     from unnest($1::text[], $2::text[], $3::text[]) as h (account_id, key, lock_id)
+     where k.account_id = h.account_id and k.key = h.key and k.lock_id = h.lock_id and k.status is null`,
+    [held.accountIds, held.keys, held.lockIds, lockedUntil],
+  );
+  return rowCount ?? 0;
+}

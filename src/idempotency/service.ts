@@ -7,8 +7,12 @@ import * as repo from './repository.ts';
 
 /** How long a key's answer is kept and replayed (docs/behaviour.md §11). */
 export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
-/** How long a running request holds its key; after that (its instance crashed) a retry may take it over. */
+/**
+ * How long a request holds its key without a renewal; after that (its instance crashed) a retry may take it over.
+ * While the request runs, its instance renews the hold every IDEMPOTENCY_RENEW_SECONDS, whatever it waits on.
+ */
 export const IDEMPOTENCY_LOCK_SECONDS = 60;
+export const IDEMPOTENCY_RENEW_SECONDS = 15;
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** Visible ASCII, no spaces (the document's pattern for the header). */
 export const IDEMPOTENCY_KEY_PATTERN = '^[\\x21-\\x7e]+$';
@@ -162,6 +166,21 @@ export async function settleKey(deps: IdempotencyDeps, held: HeldKey, answer: St
   const key = held.storedKey;
   if (answer.status >= FIRST_UNSTORED_STATUS) return repo.releaseKey(deps.db, held.accountId, key, held.lockId);
   return repo.storeAnswer(deps.db, held.accountId, key, held.lockId, { ...answer, body: seal(held.answerKey, answer.body) });
+}
+
+/**
+ * Keeps the keys of running requests held (docs/behaviour.md §11): every renewal moves their locks to
+ * IDEMPOTENCY_LOCK_SECONDS from now, in one statement for all of them, so that a request waiting on a lock,
+ * a slow statement or a busy pool never loses its key to a retry while its instance lives.
+ */
+export async function renewHeldKeys(deps: IdempotencyDeps, held: Iterable<HeldKey>): Promise<number> {
+  const keys = [...held];
+  if (keys.length === 0) return 0;
+  return repo.renewLocks(
+    deps.db,
+    { accountIds: keys.map((k) => k.accountId), keys: keys.map((k) => k.storedKey), lockIds: keys.map((k) => k.lockId) },
+    new Date(deps.now().getTime() + IDEMPOTENCY_LOCK_SECONDS * 1000),
+  );
 }
 
 /** Keys deleted per statement; a pass repeats until fewer are left. */

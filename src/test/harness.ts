@@ -35,9 +35,14 @@ export class TestClock {
   }
 }
 
-async function openTestDb(heavyQueryTimeoutMs: number): Promise<{ db: Db; drop: () => Promise<void> }> {
+async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise<void> }> {
+  const bounds = {
+    heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+  };
   if (engine === 'pglite') {
-    const db = await openDb({ dataDir: 'memory', heavyQueryTimeoutMs });
+    const db = await openDb({ dataDir: 'memory', ...bounds });
     return { db, drop: async () => undefined };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -51,7 +56,7 @@ async function openTestDb(heavyQueryTimeoutMs: number): Promise<{ db: Db; drop: 
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString(), heavyQueryTimeoutMs });
+  const db = await openDb({ databaseUrl: url.toString(), ...bounds });
   return {
     db,
     drop: async () => {
@@ -116,7 +121,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     authFailureLimit: 100_000,
     ...overrides,
   };
-  const opened = await openTestDb(config.heavyQueryTimeoutMs);
+  const opened = await openTestDb(config);
   const metrics = createMetrics();
   const db = measuredDb(opened.db, metrics);
   await migrate(db);
