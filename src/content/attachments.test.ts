@@ -158,6 +158,66 @@ describe('image and file attachments', () => {
   });
 });
 
+describe("an external link's own path and file type", () => {
+  it('refuse a link whose path has an extension not allowed for the type, whatever file_name says', async () => {
+    const account = await t.account();
+    assert.deepEqual(
+      await rejected(
+        account,
+        [
+          { type: 'file', url: 'https://x.com/a.exe', file_name: 'a.pdf' },
+          { type: 'file', url: 'https://x.com/a.pdf.exe?x=.pdf', file_name: 'a.pdf' },
+          { type: 'image', url: 'https://x.com/logo.svg', file_name: 'logo.png' },
+          { type: 'file', url: 'https://x.com/page.html#a.pdf', file_name: 'a.pdf' },
+        ],
+        'invalid_attachment_data',
+      ),
+      [
+        [`${AT}[0].url`, 'extension'],
+        [`${AT}[1].url`, 'extension'],
+        [`${AT}[2].url`, 'extension'],
+        [`${AT}[3].url`, 'extension'],
+      ],
+    );
+    // Paths without an extension, with an allowed one, or a server page answering the download.
+    const stored = await accepted(account, [
+      { type: 'file', url: 'https://x.com/download?id=3', file_name: 'a.pdf' },
+      { type: 'file', url: 'https://x.com/files/b.zip', file_name: 'a.pdf' },
+      { type: 'file', url: 'https://x.com/get.php?id=3', file_name: 'a.pdf' },
+      { type: 'image', url: 'https://x.com/img.aspx?id=1', file_name: 'a.png' },
+    ]);
+    assert.equal(stored.length, 4);
+  });
+
+  it('refuse a file_type a browser would render or run, or that is no MIME type; an image needs an image type', async () => {
+    const account = await t.account();
+    assert.deepEqual(
+      await rejected(
+        account,
+        [
+          { type: 'file', url: 'https://x.com/a.pdf', file_type: 'text/html' },
+          { type: 'file', url: 'https://x.com/a.pdf', file_type: 'image/svg+xml' },
+          { type: 'file', url: 'https://x.com/a.pdf', file_type: 'application/pdf, text/html' },
+          { type: 'image', url: 'https://x.com/a.png', file_type: 'application/pdf' },
+          { type: 'file', url: 'https://x.com/a.pdf', file_type: 'text/javascript' },
+        ],
+        'invalid_attachment_data',
+      ),
+      [0, 1, 2, 3, 4].map((i) => [`${AT}[${i}].file_type`, 'file_type']),
+    );
+    const stored = await accepted(account, [
+      { type: 'file', url: 'https://x.com/a.pdf', file_type: 'application/pdf' },
+      { type: 'file', url: 'https://x.com/a.txt', file_type: 'text/plain; charset=utf-8' },
+      { type: 'image', url: 'https://x.com/a.png', file_type: 'image/png' },
+      { type: 'file', url: 'https://x.com/a.zip', file_type: 'application/octet-stream' },
+    ]);
+    assert.deepEqual(
+      stored.map((a) => a.file_type),
+      ['application/pdf', 'text/plain; charset=utf-8', 'image/png', 'application/octet-stream'],
+    );
+  });
+});
+
 describe('upload attachments', () => {
   it('store the download url, name, type and size of the upload', async () => {
     const account = await t.account();

@@ -4,7 +4,7 @@ import { ApiError, type ErrorItem } from '../http/errors.ts';
 import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
 import { sha256 } from '../ids.ts';
 import { findLiveUploadsByTokenHash, markUploadsAttached } from '../uploads/repository.ts';
-import { uploadContentPath } from '../uploads/service.ts';
+import { isMimeType, servedFileType, uploadContentPath } from '../uploads/service.ts';
 
 const ATTACHMENT_TYPES = ['image', 'file', 'upload', 'template'] as const;
 type AttachmentType = (typeof ATTACHMENT_TYPES)[number];
@@ -112,6 +112,12 @@ const ALLOWED_EXTENSIONS: Record<'image' | 'file', ReadonlySet<string>> = {
   file: new Set(Object.values(FILE_EXTENSIONS).flat()),
 };
 
+/**
+ * Extensions of server pages that answer a download (`get.php?id=3`): a link's own path may end in one of them, as
+ * the file's name then comes from `file_name`; what they send is the linked server's business, not the link's label.
+ */
+const SERVER_PAGE_EXTENSIONS: ReadonlySet<string> = new Set(['php', 'asp', 'aspx', 'ashx', 'jsp', 'cgi', 'do']);
+
 /** The properties each type takes besides `type`; the first ones listed are required. */
 const FIELDS: Record<AttachmentType, { required: (keyof AttachmentInput)[]; optional: (keyof AttachmentInput)[] }> = {
   image: { required: ['url'], optional: ['file_name', 'file_type'] },
@@ -202,6 +208,35 @@ function extensionProblem(type: 'image' | 'file', fileName: string | null, path:
 }
 
 /**
+ * With a `file_name` given, the link's own last path segment still counts (docs/api.md, Extension allowlists): a
+ * link to `a.exe` labelled `a.pdf` is refused. A segment without an extension (`/download`) passes; one with an
+ * extension must have one allowed for the type, or be a server page (SERVER_PAGE_EXTENSIONS).
+ */
+function linkProblem(type: 'image' | 'file', url: string, path: string): ErrorItem | null {
+  const segment = lastPathSegment(url);
+  const extension = segment === null ? null : extensionOf(segment);
+  if (extension === null || ALLOWED_EXTENSIONS[type].has(extension) || SERVER_PAGE_EXTENSIONS.has(extension)) return null;
+  return extensionProblem(type, segment, path, "the URL's path, whatever file_name says,");
+}
+
+/**
+ * A given `file_type` is stored and shown as given, so it must be a well-formed MIME type that a browser would not
+ * render as a page or run (the types an upload is never served as: HTML, SVG, XML, scripts, docs/behaviour.md §11),
+ * and an image's must be an image type.
+ */
+function fileTypeProblem(type: 'image' | 'file', fileType: string, path: string): ErrorItem | null {
+  const passive = isMimeType(fileType) && servedFileType(fileType) === fileType;
+  if (passive && (type === 'file' || /^image\//i.test(fileType))) return null;
+  const wanted = type === 'image' ? 'an image MIME type (image/png, image/jpeg, …)' : 'a MIME type (application/pdf, …)';
+  return {
+    path,
+    code: 'file_type',
+    message: `${path}: ${JSON.stringify(fileType)} is not ${wanted} a browser only shows or downloads (never HTML, SVG, XML or scripts)`,
+    location: 'body',
+  };
+}
+
+/**
  * Checks the rules the schema cannot (which properties each type needs, url
  * scheme, upload token validity, allowed extensions) and returns what to store.
  * `path` names the array in the request (`messages[0].attachments`); error items
@@ -240,8 +275,10 @@ export async function resolveAttachments(
         const bad =
           attachment.file_name === undefined
             ? extensionProblem(type, fileName, `${at}.url`, 'the file name taken from the URL')
-            : extensionProblem(type, fileName, `${at}.file_name`, 'the file name');
+            : (linkProblem(type, url, `${at}.url`) ?? extensionProblem(type, fileName, `${at}.file_name`, 'the file name'));
         if (bad) problems.push(bad);
+        const badType = attachment.file_type === undefined ? null : fileTypeProblem(type, attachment.file_type, `${at}.file_type`);
+        if (badType) problems.push(badType);
         return { type, url, file_name: fileName ?? '', file_type: attachment.file_type ?? null };
       }
       case 'upload': {

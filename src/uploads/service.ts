@@ -35,6 +35,11 @@ export function cleanFileName(raw: string): string {
   return name.slice(0, 255);
 }
 
+/** Whether `raw` is a well-formed MIME type, parameters allowed, exactly as written (at most 255 characters). */
+export function isMimeType(raw: string): boolean {
+  return raw.length <= 255 && MIME_TYPE.test(raw);
+}
+
 /** The sent Content-Type when it is a well-formed MIME type; otherwise application/octet-stream. */
 export function cleanFileType(raw: string | undefined): string {
   const value = raw?.trim() ?? '';
