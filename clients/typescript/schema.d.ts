@@ -5490,7 +5490,7 @@ export interface operations {
                     attachments?: components["schemas"]["attachment"][];
                     /**
                      * Format: date-time
-                     * @description For importing history: not in the future, not before the conversation's latest message
+                     * @description For importing history: not in the future, not before the conversation's latest message nor its created_at
                      */
                     created_at?: string;
                 };

@@ -626,9 +626,9 @@ describe('messages: POST /v2/conversations/{id}/messages', () => {
 describe('PATCH /v2/conversations/{id}/close', () => {
   it('closes once and is idempotent', async () => {
     const { account, f, api } = await setup();
-    const conv = await f.conversation({ text: 'hi' });
     t.clock.set('2026-06-01T00:00:00.000Z');
     try {
+      const conv = await f.conversation({ text: 'hi' });
       const res = await api.patch(`/v2/conversations/${conv.id}/close`);
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, { ok: true });

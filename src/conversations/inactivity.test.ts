@@ -77,6 +77,51 @@ describe('inactivity auto-close', () => {
     }
   });
 
+  it('refuses an imported message older than a new pending conversation, so no duration is ever negative (issue 18.4)', async () => {
+    const account = await t.account();
+    const f = conversationFactory(t, account);
+    const api = t.client(account.token);
+    t.clock.set('2026-09-10T10:00:00.000Z');
+    try {
+      // The confirmed reproduction: a pending conversation (no message yet), then history two hours older.
+      const pending = await f.conversation();
+      const old = await api.post(`/v2/conversations/${pending.id}/messages`, {
+        sub_type: 'contact',
+        text: 'from before the conversation',
+        created_at: '2026-09-10T08:00:00.000Z',
+      });
+      assert.equal(old.status, 422);
+      assert.deepEqual(old.body.errors, [
+        {
+          path: 'created_at',
+          code: 'formatMinimum',
+          location: 'body',
+          message: "created_at must not be earlier than the conversation's created_at (2026-09-10T10:00:00.000Z)",
+        },
+      ]);
+      assert.equal((await api.get(`/v2/conversations/${pending.id}?messages=true`)).body.messages.length, 0, 'nothing stored');
+      // At its creation exactly is history too, and fine.
+      const atCreation = await api.post(`/v2/conversations/${pending.id}/messages`, {
+        sub_type: 'contact',
+        text: 'hi',
+        created_at: '2026-09-10T10:00:00.000Z',
+      });
+      assert.equal(atCreation.status, 200, JSON.stringify(atCreation.body));
+
+      t.clock.set('2026-09-10T12:00:00.000Z');
+      await closeIdleConversations(t.deps);
+      const closed = (await api.get(`/v2/conversations/${pending.id}?statistics=true`)).body;
+      assert.deepEqual([closed.status, closed.finished_at, closed.statistics.duration], ['closed', '2026-09-10T10:30:00.000Z', 1800]);
+      const stats = await api.post('/v2/statistics', {
+        x: { name: 'time_to_close', range: { from: '2026-09-10T00:00:00Z', to: '2026-09-10T23:59:59Z' } },
+      });
+      assert.equal(stats.status, 200, JSON.stringify(stats.body));
+      assert.equal(stats.body.x.value, 1800);
+    } finally {
+      t.clock.reset();
+    }
+  });
+
   it('never closes one conversation twice when passes run at once', async () => {
     const account = await t.account();
     const f = conversationFactory(t, account);

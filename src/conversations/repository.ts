@@ -115,7 +115,7 @@ export async function findConversationByExtId(db: Queryable, accountId: string, 
 /**
  * Closes up to `limit` conversations, of every account, whose last message is
  * older than the timeout at `now`: close_type inactivity, finished_at when they
- * went idle (last message + timeout). SKIP LOCKED: several instances, or a
+ * went idle (last message + timeout; never before created_at, so no duration is negative). SKIP LOCKED: several instances, or a
  * message being stored, never close one twice or wait on each other.
  */
 export async function closeIdleConversations(
@@ -133,7 +133,8 @@ export async function closeIdleConversations(
        for update skip locked
      )
      update conversations c
-     set status = 'closed', close_type = 'inactivity', finished_at = c.last_message_at + make_interval(secs => $2), updated_at = $1
+     set status = 'closed', close_type = 'inactivity',
+         finished_at = greatest(c.last_message_at + make_interval(secs => $2), c.created_at), updated_at = $1
      from idle where c.account_id = idle.account_id and c.id = idle.id
      returning c.account_id, ${CONVERSATION_FIELDS.map((field) => `c.${field}`).join(', ')}`,
     [now, timeoutSeconds, limit],

@@ -125,7 +125,7 @@ export const NewMessageBody = Type.Object(
     created_at: Type.Optional(
       Type.String({
         format: 'date-time',
-        description: "For importing history: not in the future, not before the conversation's latest message",
+        description: "For importing history: not in the future, not before the conversation's latest message nor its created_at",
       }),
     ),
   },

@@ -344,11 +344,21 @@ export async function addMessage(
     const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
     if (agentId !== null) await requireReferences(tx, accountId, { agentIds: [agentId] });
     const latestAt = conv.latest_message_at;
+    // An imported time is bounded by the conversation's own times (docs/behaviour.md §5): not before its
+    // latest message, nor before its creation (a pending conversation has no message to compare with),
+    // so every duration measured from created_at (time to close, `duration`) is never negative.
     if (createdAt !== null && latestAt !== null && createdAt.getTime() < latestAt.getTime()) {
       throw invalidArgument(
         'created_at',
         'formatMinimum',
         `must not be earlier than the conversation's latest message (${latestAt.toISOString()})`,
+      );
+    }
+    if (createdAt !== null && createdAt.getTime() < conv.created_at.getTime()) {
+      throw invalidArgument(
+        'created_at',
+        'formatMinimum',
+        `must not be earlier than the conversation's created_at (${conv.created_at.toISOString()})`,
       );
     }
     // A clock stepping back (NTP, another instance) must not store a live message before the latest one.
@@ -463,7 +473,8 @@ export async function updateConversation(
 export async function closeConversation(deps: ConversationDeps, accountId: string, conversationId: string): Promise<void> {
   await changeConversation(deps, accountId, conversationId, 'conversation.closed', (conv, now) => {
     if (conv.status === 'closed') return false;
-    Object.assign(conv, conversationAfterClose(conv, now, 'agent'));
+    // Never before its creation, even with an instance's clock behind the one that created it: no negative duration.
+    Object.assign(conv, conversationAfterClose(conv, now < conv.created_at ? conv.created_at : now, 'agent'));
   });
 }
 
