@@ -68,3 +68,9 @@ export async function setApiKeyHash(db: Queryable, accountId: string, apiKeyHash
   ]);
   return (rowCount ?? 0) > 0;
 }
+
+/** The account's time zone; null when there is no such account. */
+export async function accountTimezone(db: Queryable, accountId: string): Promise<string | null> {
+  const { rows } = await db.query<{ timezone: string }>('select timezone from accounts where account_id = $1', [accountId]);
+  return rows[0]?.timezone ?? null;
+}

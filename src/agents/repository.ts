@@ -134,3 +134,46 @@ export async function addAgentToGroups(db: Queryable, accountId: string, agentId
     [accountId, agentId, groupIds],
   );
 }
+
+/** An agent of imported history (`chat-service demo-data`). */
+export interface HistoryAgent {
+  email: string;
+  fullName: string;
+  nickname: string;
+  role: Agent['role'];
+  createdAt: Date;
+}
+
+/** Creates, in one statement, the agents whose email is not taken yet; returns every one's id by lower-case email. */
+export async function ensureAgents(db: Queryable, accountId: string, agents: readonly HistoryAgent[]): Promise<Map<string, string>> {
+  await db.query(
+    `insert into agents (account_id, email, full_name, nickname, role, created_at)
+     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+     on conflict (account_id, lower(email)) where deleted_at is null do nothing`,
+    [
+      accountId,
+      agents.map((a) => a.email),
+      agents.map((a) => a.fullName),
+      agents.map((a) => a.nickname),
+      agents.map((a) => a.role),
+      agents.map((a) => a.createdAt),
+    ],
+  );
+  const { rows } = await db.query<{ id: string; email: string }>(
+    'select id, lower(email) as email from agents where account_id = $1 and deleted_at is null and lower(email) = any($2::text[])',
+    [accountId, agents.map((a) => a.email.toLowerCase())],
+  );
+  return new Map(rows.map((row) => [row.email, row.id]));
+}
+
+/** Group memberships of several agents, in one statement; existing ones are kept. */
+export async function addAgentsToGroups(
+  db: Queryable,
+  accountId: string,
+  memberships: readonly { agentId: string; groupId: string }[],
+): Promise<void> {
+  await db.query(
+    `insert into agent_groups (account_id, agent_id, group_id) select $1, * from unnest($2::text[], $3::text[]) on conflict do nothing`,
+    [accountId, memberships.map((m) => m.agentId), memberships.map((m) => m.groupId)],
+  );
+}

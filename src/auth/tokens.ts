@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import { randomString, sha256 } from '../ids.ts';
 import type { AuthFailureLimiter } from './failures.ts';
+import { findActiveTokenByHash } from '../tokens/repository.ts';
 
 /** Who is calling: resolved from the bearer token on every authenticated request. */
 export interface Caller {
@@ -53,17 +54,13 @@ export class TokenVerifier {
       this.failures.failed(ip, hash);
       return null;
     }
-    // The only lookup not filtered by account: the token is what names the account.
-    const { rows } = await this.db.query<{ account_id: string; id: string; scopes: string[] }>(
-      'select account_id, id, scopes from api_tokens where token_hash = $1 and revoked_at is null',
-      [hash],
-    );
-    if (!rows[0]) {
+    const row = await findActiveTokenByHash(this.db, hash);
+    if (!row) {
       remember(this.#invalid, hash, now + CACHE_TTL_MS);
       this.failures.failed(ip, hash);
       return null;
     }
-    const caller = { accountId: rows[0].account_id, tokenId: rows[0].id, scopes: new Set(rows[0].scopes) };
+    const caller = { accountId: row.account_id, tokenId: row.id, scopes: new Set(row.scopes) };
     remember(this.#valid, hash, { caller, expires: now + CACHE_TTL_MS });
     this.failures.succeeded(hash);
     return caller;

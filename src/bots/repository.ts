@@ -69,3 +69,28 @@ export async function findTrigger(db: Queryable, accountId: string, botId: strin
     updated_at: row.trigger_updated_at.toISOString(),
   };
 }
+
+/** Ids of the bots with these names, creating the missing ones with an empty trigger (`chat-service demo-data`). */
+export async function ensureBots(
+  db: Queryable,
+  accountId: string,
+  names: readonly string[],
+  createdAt: Date,
+): Promise<Map<string, string>> {
+  const { rows: existing } = await db.query<{ id: string; name: string }>(
+    'select min(id) as id, name from bots where account_id = $1 and name = any($2::text[]) group by name',
+    [accountId, names],
+  );
+  const ids = new Map(existing.map((row) => [row.name, row.id]));
+  const missing = names.filter((name) => !ids.has(name));
+  for (const name of missing) ids.set(name, newId('bo'));
+  if (missing.length > 0) {
+    // A bot's trigger starts with the bot: both times are the set-up time.
+    await db.query(
+      `insert into bots (account_id, id, name, created_at, trigger_updated_at)
+       select $1, n.id, n.name, $4, $4 from unnest($2::text[], $3::text[]) as n (id, name)`,
+      [accountId, missing.map((name) => ids.get(name)), missing, createdAt],
+    );
+  }
+  return ids;
+}

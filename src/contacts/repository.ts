@@ -87,4 +87,33 @@ export async function listContacts(
     p.values,
   );
   return rows.map(({ position, ...row }) => ({ contact: toContact(row), position }));
+
+/** A contact of imported history (`chat-service demo-data`). */
+export interface HistoryContact {
+  id: string;
+  email: string | null;
+  identityId: string | null;
+  name: string | null;
+  phone: string | null;
+  createdAt: Date;
+}
+
+/** Contacts of imported history, in one statement. */
+export async function insertHistoryContacts(db: Queryable, accountId: string, contacts: readonly HistoryContact[]): Promise<void> {
+  if (contacts.length === 0) return;
+  await db.query(
+    `insert into contacts (account_id, id, email, identity_id, name, phone, created_at, updated_at)
+     select $1, c.id, c.email, c.identity_id, c.name, c.phone, c.created_at, c.created_at
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+       as c (id, email, identity_id, name, phone, created_at)`,
+    [
+      accountId,
+      contacts.map((c) => c.id),
+      contacts.map((c) => c.email),
+      contacts.map((c) => c.identityId),
+      contacts.map((c) => c.name),
+      contacts.map((c) => c.phone),
+      contacts.map((c) => c.createdAt),
+    ],
+  );
 }

@@ -469,3 +469,79 @@ export async function findConversationWithIncludes(
     ...(statistics ? { statistics } : {}),
   };
 }
+
+/** A message of imported history (`chat-service demo-data`), its flags already computed by replaying its conversation. */
+export interface HistoryMessage {
+  id: string;
+  conversationId: string;
+  type: Message['type'];
+  subType: Message['sub_type'];
+  agentId: string | null;
+  triggerId: string | null;
+  /** The `content` jsonb, serialised. */
+  content: string;
+  text: string | null;
+  isReply: boolean;
+  isFirstReply: boolean;
+  isOffline: boolean;
+  isOfflineReply: boolean;
+  responseTime: number | null;
+  groupId: string | null;
+  createdAt: Date;
+}
+
+/** Messages of imported history in one statement, in the order given, which is their `seq` order. */
+export async function insertHistoryMessages(db: Queryable, accountId: string, messages: readonly HistoryMessage[]): Promise<void> {
+  if (messages.length === 0) return;
+  const column = <T>(get: (m: HistoryMessage) => T) => messages.map(get);
+  await db.query(
+    `insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, trigger_id, content, text,
+                           is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at)
+     select $1, m.id, m.conversation_id, m.type, m.sub_type, m.agent_id, m.trigger_id, m.content::jsonb, m.text,
+            m.is_reply, m.is_first_reply, m.is_offline, m.is_offline_reply, m.response_time, m.group_id, m.created_at
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
+                 $10::bool[], $11::bool[], $12::bool[], $13::bool[], $14::float8[], $15::text[], $16::timestamptz[])
+            with ordinality
+       as m (id, conversation_id, type, sub_type, agent_id, trigger_id, content, text,
+             is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at, position)
+     order by m.position`,
+    [
+      accountId,
+      column((m) => m.id),
+      column((m) => m.conversationId),
+      column((m) => m.type),
+      column((m) => m.subType),
+      column((m) => m.agentId),
+      column((m) => m.triggerId),
+      column((m) => m.content),
+      column((m) => m.text),
+      column((m) => m.isReply),
+      column((m) => m.isFirstReply),
+      column((m) => m.isOffline),
+      column((m) => m.isOfflineReply),
+      column((m) => m.responseTime),
+      column((m) => m.groupId),
+      column((m) => m.createdAt),
+    ],
+  );
+}
+
+/** A page visit of imported history. */
+export interface HistoryPath {
+  conversationId: string;
+  url: string;
+  title: string | null;
+  createdAt: Date;
+}
+
+/** Paths of imported history in one statement, in the order given. */
+export async function insertHistoryPaths(db: Queryable, accountId: string, paths: readonly HistoryPath[]): Promise<void> {
+  if (paths.length === 0) return;
+  await db.query(
+    `insert into paths (account_id, conversation_id, url, title, created_at)
+     select $1, p.conversation_id, p.url, p.title, p.created_at
+     from unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[]) with ordinality as p (conversation_id, url, title, created_at, position)
+     order by p.position`,
+    [accountId, paths.map((p) => p.conversationId), paths.map((p) => p.url), paths.map((p) => p.title), paths.map((p) => p.createdAt)],
+  );
+}

@@ -12,7 +12,7 @@ import {
   newConversationState,
   type StoredMessage,
 } from '../conversations/flags.ts';
-import type { ConversationRow } from '../conversations/repository.ts';
+import type { ConversationRow, HistoryMessage } from '../conversations/repository.ts';
 
 export type Action =
   | { kind: 'contact'; at: number; text: string; offline: boolean }
@@ -23,25 +23,6 @@ export type Action =
   | { kind: 'assign'; at: number; agentId: string }
   | { kind: 'close'; at: number }
   | { kind: 'rate'; at: number; value: 1 | 3 | 5; text: string | null };
-
-export interface MessageRow {
-  id: string;
-  conversationId: string;
-  type: 'message' | 'note' | 'event';
-  subType: 'contact' | 'agent' | 'bot' | 'trigger' | 'system';
-  agentId: string | null;
-  triggerId: string | null;
-  /** The `content` jsonb, serialised. */
-  content: string;
-  text: string | null;
-  isReply: boolean;
-  isFirstReply: boolean;
-  isOffline: boolean;
-  isOfflineReply: boolean;
-  responseTime: number | null;
-  groupId: string | null;
-  createdAt: number;
-}
 
 /** The conversation columns replay derives; the generator adds the ones its plan fixes (contact, group, tags...). */
 export type ReplayedConversation = Omit<ConversationRow, 'id' | 'ext_id' | 'contact_id' | 'group_id' | 'domain' | 'tags' | 'variables'>;
@@ -56,8 +37,11 @@ export interface ReplayContext {
 }
 
 /** `actions` must be in time order, the first one a message. */
-export function replay(actions: readonly Action[], context: ReplayContext): { conversation: ReplayedConversation; messages: MessageRow[] } {
-  const messages: MessageRow[] = [];
+export function replay(
+  actions: readonly Action[],
+  context: ReplayContext,
+): { conversation: ReplayedConversation; messages: HistoryMessage[] } {
+  const messages: HistoryMessage[] = [];
   const createdAt = new Date(actions[0].at);
   let state: ReplayedConversation = {
     ...newConversationState(createdAt),
@@ -81,7 +65,7 @@ export function replay(actions: readonly Action[], context: ReplayContext): { co
   };
   /** Stores a message as the service does when it happens live (src/conversations/flags.ts). */
   const store = (
-    message: StoredMessage & { type: MessageRow['type']; sub_type: MessageRow['subType'] },
+    message: StoredMessage & { type: HistoryMessage['type']; sub_type: HistoryMessage['subType'] },
     content: string,
     triggerId: string | null = null,
   ) => {
@@ -102,7 +86,7 @@ export function replay(actions: readonly Action[], context: ReplayContext): { co
       isOfflineReply: flags.is_offline_reply,
       responseTime: flags.response_time,
       groupId: context.groupId,
-      createdAt: message.created_at.getTime(),
+      createdAt: message.created_at,
     });
   };
   const said = (

@@ -7,9 +7,21 @@ import { notFound } from '../http/errors.ts';
 import { Random } from './random.ts';
 import { LocalCalendar, DAY_MS } from './local-time.ts';
 import { conversationsPerDay, planConversation, startsOnDay, type DemoWorld } from './plan.ts';
-import { replay, type MessageRow } from './replay.ts';
-import * as repo from './repository.ts';
-import { insertConversations, type ConversationRow } from '../conversations/repository.ts';
+import { replay } from './replay.ts';
+import { accountTimezone } from '../accounts/repository.ts';
+import { addAgentsToGroups, ensureAgents } from '../agents/repository.ts';
+import { ensureBots } from '../bots/repository.ts';
+import { insertHistoryContacts, type HistoryContact } from '../contacts/repository.ts';
+import {
+  insertConversations,
+  insertHistoryMessages,
+  insertHistoryPaths,
+  type ConversationRow,
+  type HistoryMessage,
+  type HistoryPath,
+} from '../conversations/repository.ts';
+import { ensureNamed } from '../named-resources/repository.ts';
+import { GROUPS as GROUP_KIND, TAGS as TAG_KIND } from '../named-resources/schema.ts';
 
 export interface DemoDataOptions {
   accountId: string;
@@ -74,19 +86,20 @@ async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: nu
         fullName: `${first} ${last}`,
         nickname: first,
         role: i === 0 ? ('admin' as const) : ('agent' as const),
-        createdAt: setUpAt,
+        createdAt: new Date(setUpAt),
       };
     });
-    const agentIds = [...(await repo.ensureAgents(tx, accountId, agentInputs)).values()].sort();
-    const groupIds = await repo.ensureNamed(
+    const agentIds = [...(await ensureAgents(tx, accountId, agentInputs)).values()].sort();
+    const setUp = new Date(setUpAt);
+    const groupIds = await ensureNamed(
       tx,
+      GROUP_KIND,
       accountId,
-      'groups',
       GROUPS.map((g) => g.name),
-      setUpAt,
+      setUp,
     );
-    const tagIds = await repo.ensureNamed(tx, accountId, 'tags', TAG_NAMES, setUpAt);
-    const botIds = await repo.ensureNamed(tx, accountId, 'bots', BOT_NAMES, setUpAt);
+    const tagIds = await ensureNamed(tx, TAG_KIND, accountId, TAG_NAMES, setUp);
+    const botIds = await ensureBots(tx, accountId, BOT_NAMES, setUp);
 
     const agentsByGroup = new Map<string, string[]>([['', agentIds]]);
     const memberships: { agentId: string; groupId: string }[] = [];
@@ -99,7 +112,7 @@ async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: nu
         agentsByGroup.set(groupId, [...(agentsByGroup.get(groupId) ?? []), agentId]);
       }
     });
-    await repo.addAgentsToGroups(tx, accountId, memberships);
+    await addAgentsToGroups(tx, accountId, memberships);
     return {
       agentsByGroup,
       groupIds: GROUPS.map((g) => groupIds.get(g.name)!),
@@ -111,7 +124,7 @@ async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: nu
   });
 }
 
-function newContact(random: Random, ids: Random, firstSeenAt: number): repo.ContactRow {
+function newContact(random: Random, ids: Random, firstSeenAt: number): HistoryContact {
   const first = random.pick(FIRST_NAMES);
   const last = random.pick(LAST_NAMES);
   const id = ids.id('ct');
@@ -122,12 +135,12 @@ function newContact(random: Random, ids: Random, firstSeenAt: number): repo.Cont
     identityId: random.chance(0.2) ? `user-${id.slice(2)}` : null,
     name: random.chance(0.7) ? `${first} ${last}` : null,
     phone: random.chance(0.15) ? `+420 ${random.int(600, 799)} ${random.int(100, 999)} ${random.int(100, 999)}` : null,
-    createdAt: firstSeenAt,
+    createdAt: new Date(firstSeenAt),
   };
 }
 
 export async function generateDemoData(db: Db, options: DemoDataOptions): Promise<DemoDataSummary> {
-  const timezone = await repo.accountTimezone(db, options.accountId);
+  const timezone = await accountTimezone(db, options.accountId);
   if (timezone === null) throw notFound(`Account ${options.accountId}`);
   const random = new Random(options.seed);
   // Identifiers must not repeat when the same seed runs twice on one account.
@@ -141,17 +154,17 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
 
   const summary: DemoDataSummary = { conversations: 0, messages: 0, contacts: 0, agents: world.agentCount };
   const knownContacts: string[] = [];
-  let contacts: repo.ContactRow[] = [];
+  let contacts: HistoryContact[] = [];
   let conversations: ConversationRow[] = [];
-  let messages: MessageRow[] = [];
-  let paths: repo.PathRow[] = [];
+  let messages: HistoryMessage[] = [];
+  let paths: HistoryPath[] = [];
 
   const flush = async () => {
     await db.transaction(async (tx) => {
-      await repo.insertContacts(tx, options.accountId, contacts);
+      await insertHistoryContacts(tx, options.accountId, contacts);
       await insertConversations(tx, options.accountId, conversations);
-      await repo.insertMessages(tx, options.accountId, messages);
-      await repo.insertPaths(tx, options.accountId, paths);
+      await insertHistoryMessages(tx, options.accountId, messages);
+      await insertHistoryPaths(tx, options.accountId, paths);
     });
     summary.contacts += contacts.length;
     summary.conversations += conversations.length;
@@ -195,7 +208,7 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
         variables: plan.variables,
       });
       messages.push(...stored.messages);
-      for (const path of plan.paths) paths.push({ conversationId, url: path.url, title: path.title, createdAt: path.at });
+      for (const path of plan.paths) paths.push({ conversationId, url: path.url, title: path.title, createdAt: new Date(path.at) });
       if (messages.length >= MESSAGES_PER_BATCH) await flush();
     }
   }

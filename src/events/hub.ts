@@ -19,6 +19,7 @@ import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
 import { EventHorizon, settledEventId } from './horizon.ts';
 import { EVENTS_CHANNEL } from './outbox.ts';
+import { stillActiveTokens } from '../tokens/repository.ts';
 
 /**
  * Between horizon steps while announced events are not settled yet (their writers have not all
@@ -275,12 +276,7 @@ export class EventHub {
     if (this.#tokens.size === 0) return;
     const watched = [...this.#tokens.values()];
     try {
-      const { rows } = await this.#db.query<{ account_id: string; id: string }>(
-        `select t.account_id, t.id from unnest($1::text[], $2::text[]) as w (account_id, id)
-         join api_tokens t on t.account_id = w.account_id and t.id = w.id
-         where t.revoked_at is null`,
-        [watched.map((token) => token.accountId), watched.map((token) => token.tokenId)],
-      );
+      const rows = await stillActiveTokens(this.#db, watched);
       const valid = new Set(rows.map((row) => `${row.account_id}\u0000${row.id}`));
       for (const token of watched) {
         const key = `${token.accountId}\u0000${token.tokenId}`;

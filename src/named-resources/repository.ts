@@ -52,3 +52,27 @@ export async function missingGroupIds(db: Queryable, accountId: string, ids: str
   const { rows } = await db.query<{ missing: string[] }>(`select ${missingNamedIdsSql(GROUPS, '$1', '$2')} as missing`, [accountId, ids]);
   return rows[0].missing;
 }
+
+/** Ids of the named `kind` rows, by name, creating the missing ones (`chat-service demo-data` reuses what exists). */
+export async function ensureNamed(
+  db: Queryable,
+  kind: NamedResourceKind,
+  accountId: string,
+  names: readonly string[],
+  createdAt: Date,
+): Promise<Map<string, string>> {
+  const { rows: existing } = await db.query<{ id: string; name: string }>(
+    `select min(id) as id, name from ${kind.plural} where account_id = $1 and name = any($2::text[]) group by name`,
+    [accountId, names],
+  );
+  const ids = new Map(existing.map((row) => [row.name, row.id]));
+  const missing = names.filter((name) => !ids.has(name));
+  for (const name of missing) ids.set(name, newId(kind.prefix));
+  if (missing.length > 0) {
+    await db.query(
+      `insert into ${kind.plural} (account_id, id, name, created_at) select $1, n.id, n.name, $4 from unnest($2::text[], $3::text[]) as n (id, name)`,
+      [accountId, missing.map((name) => ids.get(name)), missing, createdAt],
+    );
+  }
+  return ids;
+}

@@ -33,3 +33,32 @@ export async function revokeToken(db: Queryable, accountId: string, id: string, 
   ]);
   return rowCount === 1;
 }
+
+/**
+ * The active token with this hash, of any account: the one lookup not filtered by account, since the token is
+ * what names the account (src/auth/tokens.ts).
+ */
+export async function findActiveTokenByHash(
+  db: Queryable,
+  tokenHash: string,
+): Promise<Pick<Row<'api_tokens'>, 'account_id' | 'id' | 'scopes'> | null> {
+  const { rows } = await db.query<Pick<Row<'api_tokens'>, 'account_id' | 'id' | 'scopes'>>(
+    'select account_id, id, scopes from api_tokens where token_hash = $1 and revoked_at is null',
+    [tokenHash],
+  );
+  return rows[0] ?? null;
+}
+
+/** Of the given (account, token id) pairs, those still active, as `account_id` and `id`. */
+export async function stillActiveTokens(
+  db: Queryable,
+  tokens: readonly { accountId: string; tokenId: string }[],
+): Promise<Pick<Row<'api_tokens'>, 'account_id' | 'id'>[]> {
+  const { rows } = await db.query<Pick<Row<'api_tokens'>, 'account_id' | 'id'>>(
+    `select t.account_id, t.id from unnest($1::text[], $2::text[]) as w (account_id, id)
+     join api_tokens t on t.account_id = w.account_id and t.id = w.id
+     where t.revoked_at is null`,
+    [tokens.map((token) => token.accountId), tokens.map((token) => token.tokenId)],
+  );
+  return rows;
+}
