@@ -87,6 +87,7 @@ export async function listContacts(
     p.values,
   );
   return rows.map(({ position, ...row }) => ({ contact: toContact(row), position }));
+}
 
 /** A contact of imported history (`chat-service demo-data`). */
 export interface HistoryContact {
