@@ -196,6 +196,16 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
           /^chat-service: Cannot use the database 127\.0\.0\.1:1\/chat \(DATABASE_URL\): .*ECONNREFUSED/,
         ],
         [['serve'], { DATABASE_URL: '', DATA_DIR: 'memory', PORT: busyPort }, /^chat-service: listen EADDRINUSE/],
+        [
+          ['migrate'],
+          { DATABASE_URL: '', DATABASE_DIRECT_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' },
+          /^chat-service: DATABASE_DIRECT_URL needs DATABASE_URL/,
+        ],
+        [
+          ['migrate'],
+          { DATABASE_PREPARED_STATEMENTS: 'yes' },
+          /^chat-service: DATABASE_PREPARED_STATEMENTS must be one of auto, on, off, got "yes"/,
+        ],
       ];
       const results = await Promise.all(cases.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
       results.forEach((result, i) => {

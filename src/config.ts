@@ -9,8 +9,16 @@ export interface Config {
   port: number;
   /** Directory of the embedded PGlite database, or "memory" for an in-memory one. */
   dataDir: string;
-  /** When set, real PostgreSQL is used instead of PGlite. */
+  /** When set, real PostgreSQL is used instead of PGlite: where statements go (may be a transaction-mode pooler). */
   databaseUrl: string | undefined;
+  /** A direct connection to the primary, for LISTEN and migrations; DATABASE_URL when unset. */
+  databaseDirectUrl: string | undefined;
+  /**
+   * DATABASE_PREPARED_STATEMENTS: whether statements on DATABASE_URL get names (parsed once per connection).
+   * `auto`: only when DATABASE_URL is the direct connection (DATABASE_DIRECT_URL unset or the same);
+   * `on`: always (a pooler that carries them, PgBouncer 1.21+ with max_prepared_statements); `off`: never.
+   */
+  databasePreparedStatements: 'auto' | 'on' | 'off';
   presenceTtlSeconds: number;
   inactivityTimeoutSeconds: number;
   rateLimitPerSecond: number;
@@ -96,14 +104,30 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 }
 
 /** A postgres:// (or postgresql://) URL; anything else would fail later with an unrelated DNS error. */
-function databaseUrl(env: Env): string | undefined {
-  const raw = env.DATABASE_URL;
+function databaseUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const protocol = URL.canParse(raw) ? new URL(raw).protocol : null;
   if (protocol !== 'postgres:' && protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL must be a URL such as postgres://user:password@host:5432/database');
+    throw new ConfigError(`${name} must be a URL such as postgres://user:password@host:5432/database`);
   }
   return raw;
+}
+
+/** DATABASE_DIRECT_URL: only beside DATABASE_URL (PGlite has no pooler), which it defaults to. */
+function databaseDirectUrl(env: Env, statements: string | undefined): string | undefined {
+  const direct = databaseUrl(env, 'DATABASE_DIRECT_URL');
+  if (direct !== undefined && statements === undefined) throw new ConfigError('DATABASE_DIRECT_URL needs DATABASE_URL');
+  return direct ?? statements;
+}
+
+const PREPARED_STATEMENTS = ['auto', 'on', 'off'] as const;
+
+function preparedStatements(env: Env): Config['databasePreparedStatements'] {
+  const raw = env.DATABASE_PREPARED_STATEMENTS || 'auto';
+  const value = PREPARED_STATEMENTS.find((option) => option === raw);
+  if (value === undefined) throw new ConfigError(`DATABASE_PREPARED_STATEMENTS must be one of auto, on, off, got "${raw}"`);
+  return value;
 }
 
 /** A guessable metrics token would expose every account's traffic figures. */
@@ -181,7 +205,9 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     port: integer(env, 'PORT', 8080, 0, 65_535),
     dataDir: env.DATA_DIR || './data',
-    databaseUrl: databaseUrl(env),
+    databaseUrl: databaseUrl(env, 'DATABASE_URL'),
+    databaseDirectUrl: databaseDirectUrl(env, databaseUrl(env, 'DATABASE_URL')),
+    databasePreparedStatements: preparedStatements(env),
     presenceTtlSeconds: seconds(env, 'PRESENCE_TTL_SECONDS', 120),
     inactivityTimeoutSeconds: seconds(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),

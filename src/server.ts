@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
-import { finishedBefore, openDb, type Db } from './db/db.ts';
-import { migrate } from './db/migrate.ts';
+import { dbOptionsOf, finishedBefore, openDb, type Db } from './db/db.ts';
+import { migrateDirect } from './db/migrate.ts';
 import { createFirstAccount } from './accounts/service.ts';
 import { startBackgroundJobs } from './jobs.ts';
 import { resolveIdempotencySecret } from './idempotency/secret.ts';
@@ -42,13 +42,8 @@ export function closeReserveMs(engine: Db['engine'], timeoutMs: number): { close
 /** Opens the database, migrates it, creates the first account on an empty one, and listens. */
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
   const metrics = createMetrics();
-  const opened = await openDb({
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
-    lockTimeoutMs: config.dbLockTimeoutMs,
-    statementTimeoutMs: config.dbStatementTimeoutMs,
-  });
+  const options = dbOptionsOf(config);
+  const opened = await openDb(options);
   const db = measuredDb(opened, metrics);
   const warnings: string[] = [];
   const idempotencySecret = resolveIdempotencySecret(config, (warning) => warnings.push(warning));
@@ -56,7 +51,7 @@ export async function startServer(config: Config, print: (line: string) => void 
   let app: FastifyInstance | undefined;
   let metricsServer: FastifyInstance | undefined;
   try {
-    await migrate(db);
+    await migrateDirect(db, options);
     app = await buildApp(deps);
     for (const warning of warnings) app.log.warn(warning);
     await app.listen({ host: config.host, port: config.port });

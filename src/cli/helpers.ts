@@ -7,10 +7,11 @@ import { createMetrics } from '../metrics/metrics.ts';
 
 /** Opens the configured database, migrated, runs fn, and closes it. */
 export async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
-  const [{ openDb }, { migrate }] = await Promise.all([import('../db/db.ts'), import('../db/migrate.ts')]);
-  const db = await openDb({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const [{ openDb, dbOptionsOf }, { migrateDirect }] = await Promise.all([import('../db/db.ts'), import('../db/migrate.ts')]);
+  const options = dbOptionsOf(config, false);
+  const db = await openDb(options);
   try {
-    await migrate(db);
+    await migrateDirect(db, options);
     return await fn(db);
   } finally {
     await db.close();

@@ -8,8 +8,9 @@ export function registerDatabaseCommands(program: Command, config: () => Config)
     .description('apply pending database migrations')
     .option('--status', 'list the migrations, applied (with the time) or pending, and apply nothing')
     .action(async (options: { status?: boolean }) => {
-      const [{ openDb }, { migrate, migrationStatus }] = await Promise.all([import('./db.ts'), import('./migrate.ts')]);
-      const db = await openDb({ databaseUrl: config().databaseUrl, dataDir: config().dataDir });
+      const [{ openDb, dbOptionsOf }, { migrateDirect, migrationStatus }] = await Promise.all([import('./db.ts'), import('./migrate.ts')]);
+      const dbOptions = dbOptionsOf(config(), false);
+      const db = await openDb(dbOptions);
       try {
         if (options.status) {
           const migrations = await migrationStatus(db);
@@ -21,7 +22,7 @@ export function registerDatabaseCommands(program: Command, config: () => Config)
           );
           return;
         }
-        const applied = await migrate(db);
+        const applied = await migrateDirect(db, dbOptions);
         console.log(applied.length ? `Applied ${applied.join(', ')}` : 'Schema is up to date');
       } finally {
         await db.close();

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
 import { PGliteThread } from './pglite-thread.ts';
+import type { Config } from '../config.ts';
 
 // Counts (int8) and numerics come back as JS numbers on both engines: every value
 // this service aggregates fits in a double, and callers should not see strings.
@@ -88,9 +89,9 @@ export interface PoolState {
 
 /** PostgreSQL did not answer at start: a problem of the environment, reported in one line. */
 export class DatabaseUnavailableError extends Error {
-  constructor(databaseUrl: string, reason: string) {
+  constructor(databaseUrl: string, reason: string, setting = 'DATABASE_URL') {
     const url = new URL(databaseUrl);
-    super(`Cannot use the database ${url.host}${url.pathname} (DATABASE_URL): ${reason}`);
+    super(`Cannot use the database ${url.host}${url.pathname} (${setting}): ${reason}`);
   }
 }
 
@@ -117,7 +118,18 @@ export class DatabaseBusyError extends Error {
 }
 
 export interface DbOptions {
+  /** Where statements go: PostgreSQL, or a transaction-mode pooler in front of it (PgBouncer). */
   databaseUrl?: string;
+  /** A direct connection to the same primary, for LISTEN (a pooler in transaction mode delivers no notifications); databaseUrl when unset. */
+  directUrl?: string;
+  /**
+   * Whether statements with parameters get names (parsed once per connection): only safe when every
+   * statement of a connection reaches one server session (a direct connection, or a pooler that carries
+   * named statements). Default: true. PGlite always names them (its one connection is one session).
+   */
+  preparedStatements?: boolean;
+  /** The setting databaseUrl comes from, for the start-up error (DATABASE_URL unless given). */
+  urlSetting?: string;
   /** PGlite data directory, or "memory". Ignored when databaseUrl is set. */
   dataDir?: string;
   /** HEAVY_QUERY_TIMEOUT_MS; without it heavy statements only yield to small ones. */
@@ -129,6 +141,37 @@ export interface DbOptions {
    */
   lockTimeoutMs?: number;
   statementTimeoutMs?: number;
+}
+
+/**
+ * The database a configuration names (README's configuration table, docs/operations.md "Connection
+ * pooling"): statements to DATABASE_URL, LISTEN (and migrations, src/db/migrate.ts) to DATABASE_DIRECT_URL,
+ * named statements per DATABASE_PREPARED_STATEMENTS (`auto`: only when DATABASE_URL is the direct connection).
+ * Without `bounded` (the CLI) no timeout applies: HEAVY_QUERY_TIMEOUT_MS, DB_LOCK_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS bound requests.
+ */
+export function dbOptionsOf(
+  config: Pick<
+    Config,
+    | 'databaseUrl'
+    | 'databaseDirectUrl'
+    | 'databasePreparedStatements'
+    | 'dataDir'
+    | 'heavyQueryTimeoutMs'
+    | 'dbLockTimeoutMs'
+    | 'dbStatementTimeoutMs'
+  >,
+  bounded = true,
+): DbOptions {
+  const direct = (config.databaseDirectUrl ?? config.databaseUrl) === config.databaseUrl;
+  return {
+    databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    dataDir: config.dataDir,
+    heavyQueryTimeoutMs: bounded ? config.heavyQueryTimeoutMs : undefined,
+    lockTimeoutMs: bounded ? config.dbLockTimeoutMs : undefined,
+    statementTimeoutMs: bounded ? config.dbStatementTimeoutMs : undefined,
+    preparedStatements: config.databasePreparedStatements === 'on' || (config.databasePreparedStatements === 'auto' && direct),
+  };
 }
 
 /** PostgreSQL connections of one instance; heavy work may hold at most half, so small requests always find one. */
@@ -152,11 +195,11 @@ export async function openDb(options: DbOptions): Promise<Db> {
       await pool.query('select 1');
     } catch (error) {
       await pool.end().catch(() => undefined);
-      throw new DatabaseUnavailableError(options.databaseUrl, (error as Error).message);
+      throw new DatabaseUnavailableError(options.databaseUrl, (error as Error).message, options.urlSetting);
     }
-    const databaseUrl = options.databaseUrl;
+    const listenUrl = options.directUrl ?? options.databaseUrl;
     return poolDb(pool, 'postgres', new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS), options, {
-      listen: (channel, handler) => listenWithClient(databaseUrl, channel, handler),
+      listen: (channel, handler) => listenWithClient(listenUrl, channel, handler),
       // Forced: the connections still running statements are dropped when the process exits.
       close: async (force) => void (await finishedBefore(pool.end(), force)),
     });
@@ -418,10 +461,14 @@ const statementNames = new Map<string, string>();
  * its own (the same for the same text in every connection), so each connection
  * parses it once and later only binds and executes it. On PGlite, whose one
  * connection is always the same session, that halves the work of a small write.
+ * Without `named` (a transaction-mode pooler, whose next transaction may run on
+ * another server session: PgBouncer before 1.21 answers `prepared statement
+ * "cs_1" already exists` or `does not exist`) the statement is unnamed, parsed
+ * each time.
  */
-function preparedQuery(sql: string, params: unknown[] | undefined): pg.QueryConfig {
+function preparedQuery(sql: string, params: unknown[] | undefined, named: boolean): pg.QueryConfig {
   // Without parameters node-postgres uses the simple protocol, which also runs several statements (migrations).
-  if (!params || params.length === 0) return { text: sql, values: params };
+  if (!params || params.length === 0 || !named) return { text: sql, values: params };
   let name = statementNames.get(sql);
   if (name === undefined && statementNames.size < NAMED_STATEMENTS_LIMIT) {
     name = `cs_${statementNames.size + 1}`;
@@ -438,6 +485,7 @@ const WRITE_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
 
 function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOptions, session: Session): Db {
   const heavyTimeoutMs = options.heavyQueryTimeoutMs;
+  const named = engine === 'pglite' || (options.preparedStatements ?? true);
   /** What starts a bounded transaction of small work on PostgreSQL (one round trip, as `begin` alone was). */
   const bounds = [
     options.lockTimeoutMs === undefined ? '' : `set local lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
@@ -453,32 +501,37 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
   /** The last way the database failed to answer, cleared by any answer; what /readyz reports while all connections are busy. */
   let unreachable: Error | undefined;
 
-  /** Runs fn on a connection of its own once the lanes admit it, bounded by `timeoutMs` when given. */
-  async function withClient<T>(heavy: boolean, timeoutMs: number | undefined, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /**
+   * Runs fn on a connection of its own once the lanes admit it, bounded by `timeoutMs` when given. On PostgreSQL
+   * `fn` gets the statement opening a transaction bounded by what is left of `timeoutMs` (`set local
+   * statement_timeout`: it ends with the transaction, so nothing outlives the turn, also through a pooler).
+   */
+  async function withClient<T>(
+    heavy: boolean,
+    timeoutMs: number | undefined,
+    fn: (client: pg.PoolClient, boundedBegin: (() => string) | undefined) => Promise<T>,
+  ): Promise<T> {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const deadline = timeoutMs === undefined ? 0 : Date.now() + timeoutMs;
     const release = await lanes.acquire(heavy, signal).catch((error) => {
       throw signal?.aborted ? new QueryTimeoutError(timeoutMs as number) : error;
     });
+    // PostgreSQL cancels the statement itself; PGlite has no timers (its statement_timeout is ignored).
+    const timedBegin =
+      engine === 'postgres' && timeoutMs !== undefined
+        ? () => `begin; set local statement_timeout = ${Math.max(1, deadline - Date.now())}`
+        : undefined;
     let client: pg.PoolClient | undefined;
     const work = (async () => {
       client = await pool.connect();
-      // PostgreSQL cancels the statement itself; PGlite has no timers (its statement_timeout is ignored).
-      if (engine === 'postgres' && timeoutMs !== undefined) {
-        await client.query(`set statement_timeout = ${Math.max(1, deadline - Date.now())}`);
-      }
-      return fn(client);
+      return fn(client, timedBegin);
     })();
     const finished = work.then(
       () => (unreachable = undefined),
       (error) => (unreachable = isUnreachable(error) ? (error as Error) : undefined),
     );
-    void finished.finally(async () => {
-      let broken: Error | undefined;
-      if (client && engine === 'postgres' && timeoutMs !== undefined)
-        await client.query('reset statement_timeout').catch((error) => (broken = error));
-      // A connection that could not be reset is dropped, not reused with a short timeout.
-      client?.release(broken);
+    void finished.finally(() => {
+      client?.release();
       release();
     });
     try {
@@ -495,26 +548,28 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
     const db: Db = {
       engine,
       query: (sql, params) =>
-        withClient(heavy, timeoutMs, async (client) => {
-          const query = preparedQuery(sql, params as unknown[]);
-          if (heavy || !boundedBegin || !WRITE_STATEMENT.test(sql)) return client.query(query) as never;
-          await client.query(boundedBegin);
+        withClient(heavy, timeoutMs, async (client, timedBegin) => {
+          const query = preparedQuery(sql, params as unknown[], named);
+          // A heavy statement with a timeout runs in a transaction of its own, which its timeout ends with.
+          const bounded = heavy ? timedBegin?.() : WRITE_STATEMENT.test(sql) ? boundedBegin : undefined;
+          if (!bounded) return client.query(query) as never;
+          await client.query(bounded);
           try {
             const result = await client.query(query);
             await client.query('commit');
             return result as never;
           } catch (error) {
             await client.query('rollback').catch(() => undefined);
-            throw busy(error);
+            throw heavy ? error : busy(error);
           }
         }),
       transaction: (fn) =>
-        withClient(heavy, timeoutMs, async (client) => {
+        withClient(heavy, timeoutMs, async (client, timedBegin) => {
           const notifications: [string, string][] = [];
           try {
-            await client.query(begin);
+            await client.query(timedBegin?.() ?? begin);
             const result = await fn({
-              query: (sql, params) => client.query(preparedQuery(sql, params as unknown[])) as never,
+              query: (sql, params) => client.query(preparedQuery(sql, params as unknown[], named)) as never,
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
             });
             await client.query('commit');

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import type { Db, Queryable } from './db.ts';
+import { openDb, type Db, type DbOptions, type Queryable } from './db.ts';
 import { analyzeTablesWithRows } from './maintenance.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -35,6 +35,21 @@ export async function migrate(db: Db): Promise<string[]> {
   // New columns and indexes of tables with rows (expression indexes have statistics of their own) are planned from fresh statistics.
   if (applied.length > 0) await analyzeTablesWithRows(db);
   return applied;
+}
+
+/**
+ * migrate() over the direct connection (DbOptions.directUrl, DATABASE_DIRECT_URL) when statements
+ * otherwise go elsewhere (a pooler): a migration is one long transaction, kept off the pooler's
+ * connections and its timeouts. `db` is the database opened with `options`.
+ */
+export async function migrateDirect(db: Db, options: DbOptions): Promise<string[]> {
+  if (options.directUrl === undefined || options.directUrl === options.databaseUrl) return migrate(db);
+  const direct = await openDb({ databaseUrl: options.directUrl, urlSetting: 'DATABASE_DIRECT_URL' });
+  try {
+    return await migrate(direct);
+  } finally {
+    await direct.close();
+  }
 }
 
 function applyPending(db: Db): Promise<string[]> {

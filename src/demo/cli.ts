@@ -30,8 +30,8 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
       const settings = config();
       const [
         { default: cliProgress },
-        { openDb },
-        { migrate },
+        { openDb, dbOptionsOf },
+        { migrateDirect },
         { analyzeTablesWithRows },
         { createAccount, requireAccount },
         { generateDemoData },
@@ -43,7 +43,8 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
         import('../accounts/service.ts'),
         import('./service.ts'),
       ]);
-      const db = await openDb({ databaseUrl: settings.databaseUrl, dataDir: settings.dataDir });
+      const dbOptions = dbOptionsOf(settings, false);
+      const db = await openDb(dbOptions);
       // On a terminal a bar redrawn in place; otherwise (a log, CI, `2> file`) a plain line every few seconds.
       const terminal = process.stderr.isTTY === true;
       const progress = new cliProgress.SingleBar(
@@ -57,7 +58,7 @@ export function registerDemoCommands(program: Command, config: () => Config): vo
         cliProgress.Presets.shades_classic,
       );
       try {
-        await migrate(db);
+        await migrateDirect(db, dbOptions);
         let accountId = options.account;
         if (accountId === undefined) {
           const created = await createAccount({ db, now: () => new Date() }, { name: 'Demo account' });
