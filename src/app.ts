@@ -8,7 +8,7 @@ import { API_VERSION } from './version.ts';
 import { randomString } from './ids.ts';
 import { ApiError, ErrorPayload } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
-import { validatorCompiler } from './http/validation.ts';
+import { markInexactNumbers, validatorCompiler } from './http/validation.ts';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './http/log-redaction.ts';
 import { finishDocument } from './http/openapi.ts';
 import { PRODUCT_TITLE, referencePage } from './http/reference.ts';
@@ -94,7 +94,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    parseJson(request, body as string, (error, value) =>
+    // Numbers a double cannot hold as written are marked before parsing, and refused with their path (preValidation).
+    parseJson(request, markInexactNumbers(body as string), (error, value) =>
       error ? done(new ApiError(400, 'bad_request', `The request body is not valid JSON: ${error.message}`), undefined) : done(null, value),
     );
   });

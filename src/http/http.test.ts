@@ -133,6 +133,52 @@ describe('request errors common to every route', () => {
   });
 });
 
+describe('numbers in the query', () => {
+  it('are plain decimal digits: 0x10, 1e1, 0b1, +16, 16.0 or a padded 16 is 422 type, never read as 16', async () => {
+    for (const size of ['0x10', '1e1', '0b1', '0o20', '+16', '16.0', '%2016', '16%20']) {
+      const res = await t.client(account.token).get(`/v2/contacts?size=${size}`);
+      assert.equal(res.status, 422, `size=${size}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(paths(res.body.errors), [['size', 'type', 'query']]);
+    }
+    assert.equal((await t.client(account.token).get('/v2/contacts?size=16')).status, 200);
+    const events = await t.client(account.token).get('/v2/events?last_event_id=0x10');
+    assert.equal(events.status, 422);
+    assert.deepEqual(paths(events.body.errors), [['last_event_id', 'type', 'query']]);
+    assert.equal(events.body.errors[0].message, 'last_event_id must be an integer written in decimal digits');
+  });
+});
+
+describe('numbers in a body that a double cannot hold as written', () => {
+  const send = (method: string, url: string, json: string) =>
+    t.client(account.token).request({ method, url, payload: json, headers: { 'content-type': 'application/json' } });
+
+  it('are refused with 422 where they are (an integer past 2^53 - 1, a number underflowing to 0), changing nothing', async () => {
+    const contact = await t.client(account.token).post('/v2/contacts', { name: 'Exact' });
+    const created = await t.client(account.token).post('/v2/conversations', { contact_id: contact.body.id, variables: { n: 1 } });
+    const id = created.body.id;
+    const patched = await send(
+      'PATCH',
+      `/v2/conversations/${id}`,
+      '{"variables":{"big":9007199254740993,"tiny":0.1e-400,"neg":-12345678901234567890,"s":"9007199254740993 in a string","ok":9007199254740991,"zero":0e-500,"small":1e-300}}',
+    );
+    assert.equal(patched.status, 422, JSON.stringify(patched.body));
+    assert.deepEqual(paths(patched.body.errors), [
+      ['variables.big', 'type', 'body'],
+      ['variables.tiny', 'type', 'body'],
+      ['variables.neg', 'type', 'body'],
+    ]);
+    assert.equal(
+      patched.body.errors[0].message,
+      'variables.big must be a number a double holds as written: 9007199254740993 would read as 9007199254740992 ' +
+        '(integers at most 9007199254740991 in magnitude; no number so small it reads as 0)',
+    );
+    assert.deepEqual((await t.client(account.token).get(`/v2/conversations/${id}`)).body.variables, { n: 1 });
+    const exact = await send('PATCH', `/v2/conversations/${id}`, '{"variables":{"ok":9007199254740991,"zero":0e-500,"small":1e-300}}');
+    assert.equal(exact.status, 200, JSON.stringify(exact.body));
+    assert.deepEqual(exact.body.variables, { ok: 9007199254740991, zero: 0, small: 1e-300 });
+  });
+});
+
 describe('numbers beyond the double range', () => {
   /** Sends `json` as written: JSON.stringify cannot write 1e309. */
   const send = (method: string, url: string, json: string) =>

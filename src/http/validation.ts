@@ -1,4 +1,4 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { Static, TSchema } from '@sinclair/typebox';
@@ -25,7 +25,62 @@ const textAjv = makeAjv('array');
 const documentedOnly = () => true;
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  httpPart === 'headers' ? documentedOnly : ((httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object) as never);
+  httpPart === 'headers'
+    ? documentedOnly
+    : httpPart === 'body'
+      ? (bodyAjv.compile(schema as object) as never)
+      : (plainNumbers(schema as JsonSchema, textAjv.compile(schema as object)) as never);
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+}
+
+/** Decimal digits, as query and path numbers must be written: Ajv's coercion alone reads `0x10`, `1e1`, ` 16` and `0b1` too. */
+const PLAIN_NUMBER = { integer: /^-?\d+$/, number: /^-?\d+(\.\d+)?$/ };
+
+function numberKind(schema: JsonSchema | undefined): 'integer' | 'number' | undefined {
+  const types = Array.isArray(schema?.type) ? schema.type : [schema?.type];
+  return types.includes('integer') ? 'integer' : types.includes('number') ? 'number' : undefined;
+}
+
+/**
+ * A query or path validator that refuses, before Ajv coerces them, numbers not written in plain decimal digits
+ * (docs/api.md, Conventions): `?size=0x10` is a 422 `type`, not 16. Query and path schemas are flat objects, whose
+ * properties may be numbers or arrays of numbers.
+ */
+function plainNumbers(schema: JsonSchema, validate: ValidateFunction): ValidateFunction {
+  const checked = Object.entries(schema.properties ?? {}).flatMap(([name, property]) => {
+    const kind = numberKind(property) ?? numberKind(property.items);
+    return kind ? [{ name, kind }] : [];
+  });
+  if (checked.length === 0) return validate;
+  const wrapped = ((data: unknown) => {
+    const errors: ErrorObject[] = [];
+    for (const { name, kind } of checked) {
+      const value = (data as Record<string, unknown> | null | undefined)?.[name];
+      (Array.isArray(value) ? value : [value]).forEach((element, i) => {
+        if (typeof element !== 'string' || PLAIN_NUMBER[kind].test(element)) return;
+        errors.push({
+          keyword: 'type',
+          instancePath: Array.isArray(value) ? `/${name}/${i}` : `/${name}`,
+          schemaPath: `#/properties/${name}/type`,
+          params: { type: kind },
+          message: `must be ${kind === 'integer' ? 'an integer' : 'a number'} written in decimal digits`,
+        });
+      });
+    }
+    if (errors.length > 0) {
+      wrapped.errors = errors;
+      return false;
+    }
+    const valid = validate(data);
+    wrapped.errors = validate.errors;
+    return valid;
+  }) as ValidateFunction;
+  return wrapped;
+}
 
 const LOCATIONS: Record<string, ErrorLocation> = { body: 'body', querystring: 'query', params: 'path' };
 
@@ -138,6 +193,56 @@ export const MAX_NESTING = 32;
 
 const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 
+/**
+ * JSON numbers a double cannot hold as written, found in the body's text before JSON.parse rounds them
+ * (docs/behaviour.md §2): an integer beyond ±(2^53 − 1) (`9007199254740993` would read as …992) and a number
+ * that is not zero but underflows to 0 (`0.1e-400`). Each is replaced by a string holding this mark and the
+ * number as written, which unstorableInputErrors() reports, with its path, as a 422. The mark starts with U+0000,
+ * which no accepted string may hold.
+ */
+const INEXACT_MARK = '\u0000inexact-number:';
+/** What a body needs to hold any such number: 16 digits in a row, or a three-digit exponent. */
+const INEXACT_HINT = /\d{16}|[eE][+-]?\d{3}/;
+const NUMBER_TOKEN = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
+
+function inexactNumber(token: string): boolean {
+  const value = Number(token);
+  if (Number.isInteger(value) && !/[eE]/.test(token) && !Number.isSafeInteger(value)) return true;
+  return value === 0 && /[1-9]/.test(token.split(/[eE]/)[0]);
+}
+
+/** `text` (JSON) with every number a double cannot hold exactly replaced by a marked string; usually `text` itself. */
+export function markInexactNumbers(text: string): string {
+  if (!INEXACT_HINT.test(text)) return text;
+  let out = '';
+  let copied = 0;
+  for (let i = 0; i < text.length;) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: skip to its closing quote, escapes included.
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+      i++;
+      continue;
+    }
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = i;
+      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i];
+      if (inexactNumber(token)) {
+        out += text.slice(copied, i) + JSON.stringify(INEXACT_MARK + token);
+        copied = i + token.length;
+      }
+      i += token.length;
+      continue;
+    }
+    i++;
+  }
+  return copied === 0 ? text : out + text.slice(copied);
+}
+
 /** Why PostgreSQL cannot store `text` as given, or undefined. */
 function unstorableText(text: string): string | undefined {
   if (text.includes('\u0000')) return 'must not contain the NUL character (U+0000)';
@@ -163,6 +268,18 @@ export function unstorableInputErrors(value: unknown, location: ErrorLocation): 
   const pending: { value: unknown; at: string; depth: number; badKey?: string }[] = [{ value, at: '', depth: 0 }];
   while (pending.length > 0) {
     const { value: current, at, depth, badKey } = pending.pop() as (typeof pending)[number];
+    if (typeof current === 'string' && current.startsWith(INEXACT_MARK)) {
+      const token = current.slice(INEXACT_MARK.length);
+      errors.push(
+        item(
+          at,
+          'type',
+          `must be a number a double holds as written: ${token} would read as ${Number(token)} ` +
+            '(integers at most 9007199254740991 in magnitude; no number so small it reads as 0)',
+        ),
+      );
+      continue;
+    }
     if (badKey !== undefined || typeof current === 'string') {
       const rule = badKey ?? unstorableText(current as string);
       if (rule !== undefined) errors.push(item(at, 'pattern', rule));
