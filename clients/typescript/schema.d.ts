@@ -1950,8 +1950,11 @@ export interface components {
             attempt: number;
             /** @description The receiver's HTTP status; null when none came */
             status_code: number | null;
-            /** @description Why no status came (refused, timed out, ...) */
-            error: string | null;
+            /**
+             * @description Why the attempt failed, null when a 2xx came: timeout, refused_address (the host does not resolve or resolves to a non-public address), connection_refused, connection_reset, network_unreachable, tls, protocol (not HTTP), http_status (a status other than 2xx), other
+             * @enum {string|null}
+             */
+            error: "timeout" | "refused_address" | "connection_refused" | "connection_reset" | "network_unreachable" | "tls" | "protocol" | "http_status" | "other" | null;
             /** @description Seconds from sending to the response status (or the failure) */
             duration: number;
             /**

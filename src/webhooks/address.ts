@@ -48,9 +48,19 @@ export function blockedRange(address: string): string | null {
   return blocked ? `${range} of ${blocked.toString()}, ${blocked.range()}` : null;
 }
 
-/** The refusal of a blocked address, for a create error and a delivery attempt alike. */
-export function blockedAddressText(address: string, range: string): string {
-  return `${address} (${range}), which webhooks may not reach (WEBHOOK_BLOCK_PRIVATE is on)`;
+/**
+ * The one answer to a URL whose host webhooks may not reach, whatever the reason: it does not resolve, or it
+ * resolves to a loopback, private or other non-public address (issue 18.9). Saying which ("resolves to 127.0.0.1
+ * (loopback)", "does not resolve") would let a tenant map internal host names to internal addresses.
+ */
+export const REFUSED_ADDRESS_MESSAGE = 'must be an http(s) URL whose host resolves to public addresses only (WEBHOOK_BLOCK_PRIVATE is on)';
+
+/** A connection refused by publicOnlyLookup: the host resolved to an address webhooks may not reach. */
+export class RefusedAddressError extends Error {
+  readonly code = 'ERR_WEBHOOK_REFUSED_ADDRESS';
+  constructor(hostname: string, address: string, range: string) {
+    super(`${hostname} resolves to ${address} (${range}), which webhooks may not reach (WEBHOOK_BLOCK_PRIVATE is on)`);
+  }
 }
 
 /** The host of a URL as DNS and isIP() expect it (IPv6 literals without brackets). */
@@ -79,7 +89,7 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
     if (error) return callback(error, []);
     for (const entry of addresses) {
       const range = blockedRange(entry.address);
-      if (range) return callback(new Error(`${hostname} resolves to ${blockedAddressText(entry.address, range)}`), []);
+      if (range) return callback(new RefusedAddressError(hostname, entry.address, range), []);
     }
     if (options.all) return callback(null, addresses);
     return callback(null, addresses[0].address, addresses[0].family);

@@ -239,7 +239,7 @@ describe('webhook delivery', () => {
     assert.deepEqual(await deliverDueWebhooks(impatient), { attempted: 1, delivered: 0 });
     const [timedOut] = await attemptsOf(account, webhook.id);
     assert.equal(timedOut.status_code, null);
-    assert.equal(timedOut.error, `timed out after ${SHORT_TIMEOUT_MS} ms`);
+    assert.equal(timedOut.error, 'timeout');
     assert.notEqual(timedOut.next_attempt_at, null);
 
     hang = false;
@@ -362,7 +362,7 @@ describe('webhook delivery', () => {
     assert.equal(receiver.requests.length, 0);
     const [attempt] = await attemptsOf(account, webhook.id);
     assert.equal(attempt.status_code, null);
-    assert.equal(attempt.error, 'localhost resolves to 127.0.0.1 (loopback), which webhooks may not reach (WEBHOOK_BLOCK_PRIVATE is on)');
+    assert.equal(attempt.error, 'refused_address', 'a reason, not the socket text naming the address (issue 18.9)');
   });
 
   it('drops the pending deliveries of a deleted webhook', async (ctx) => {

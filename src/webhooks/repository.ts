@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import type { Row } from '../db/rows.ts';
 import type { DeliveryAttempt, Webhook } from './schema.ts';
+import type { DeliveryError } from './sender.ts';
 
 type WebhookRow = Pick<Row<'webhooks'>, 'id' | 'url' | 'event_types' | 'created_at'>;
 
@@ -51,7 +52,7 @@ export async function recentAttempts(db: Queryable, accountId: string, webhookId
     event_type: string;
     attempt: number;
     status_code: number | null;
-    error: string | null;
+    error: DeliveryError | null; // one of DELIVERY_ERRORS (migration 181 mapped older texts)
     duration_ms: number;
     attempted_at: Date;
     next_attempt_at: Date | null;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, Timestamp } from '../http/schemas.ts';
+import { Nullable, StringEnum, Timestamp } from '../http/schemas.ts';
+import { DELIVERY_ERRORS } from './sender.ts';
 import { EVENT_TYPES } from '../events/outbox.ts';
 
 const EventTypes = Type.Array(Type.String({ enum: [...EVENT_TYPES] }), {
@@ -95,7 +96,12 @@ export const DeliveryAttempt = Type.Object(
     event: Type.String({ description: 'The event type' }),
     attempt: Type.Integer({ description: '1 for the first try of this event, 2 for its first retry, ...' }),
     status_code: Nullable(Type.Integer({ description: "The receiver's HTTP status; null when none came" })),
-    error: Nullable(Type.String({ description: 'Why no status came (refused, timed out, ...)' })),
+    error: Nullable(
+      StringEnum(DELIVERY_ERRORS, {
+        description:
+          'Why the attempt failed, null when a 2xx came: timeout, refused_address (the host does not resolve or resolves to a non-public address), connection_refused, connection_reset, network_unreachable, tls, protocol (not HTTP), http_status (a status other than 2xx), other',
+      }),
+    ),
     duration: Type.Number({ description: 'Seconds from sending to the response status (or the failure)' }),
     attempted_at: Timestamp,
     next_attempt_at: Nullable(Timestamp),

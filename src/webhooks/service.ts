@@ -2,7 +2,7 @@ import type { Deps } from '../deps.ts';
 import { invalidArgument, notFound } from '../http/errors.ts';
 import { newId } from '../ids.ts';
 import { newSecret } from './signature.ts';
-import { blockedAddressText, blockedRange, hostOf, resolveHost } from './address.ts';
+import { blockedRange, hostOf, REFUSED_ADDRESS_MESSAGE, resolveHost } from './address.ts';
 import type {
   CreateWebhookBody,
   CreatedWebhook,
@@ -42,15 +42,10 @@ async function checkUrl(config: WebhookDeps['config'], raw: string): Promise<voi
   }
   if (!config.webhookBlockPrivate) return;
   const host = hostOf(url);
-  let addresses: string[];
-  try {
-    addresses = await resolveHost(host);
-  } catch {
-    throw invalidArgument('url', 'resolvable', `host ${host} does not resolve`);
-  }
-  for (const address of addresses) {
-    const range = blockedRange(address);
-    if (range) throw invalidArgument('url', 'public_address', `resolves to ${blockedAddressText(address, range)}`);
+  // One answer for every refusal, unresolvable host included: which one it was is the tenant's DNS oracle (issue 18.9).
+  const addresses = await resolveHost(host).catch(() => []);
+  if (addresses.length === 0 || addresses.some((address) => blockedRange(address) !== null)) {
+    throw invalidArgument('url', 'public_address', REFUSED_ADDRESS_MESSAGE);
   }
 }
 
