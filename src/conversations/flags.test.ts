@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
-import { applyMessage, EMPTY_REPLY_STATE, type FlaggedMessage, type MessageFlags } from './flags.ts';
+import {
+  applyMessage,
+  conversationAfterAssign,
+  conversationAfterUnassign,
+  EMPTY_REPLY_STATE,
+  newConversationState,
+  type FlaggedMessage,
+  type MessageFlags,
+} from './flags.ts';
 
 let t: TestApp;
 before(async () => {
@@ -253,5 +261,36 @@ describe('message flags', () => {
     } finally {
       t.clock.reset();
     }
+  });
+});
+
+describe('conversation state steps', () => {
+  const served = {
+    ...newConversationState(new Date('2026-01-01T00:00:00Z')),
+    status: 'served' as const,
+    assigned_ids: ['agA', 'agB'],
+    is_served: true,
+  };
+
+  it('keeps a conversation served while someone is assigned or an agent has replied, and never changes its input', () => {
+    const before = structuredClone(served);
+    const one = conversationAfterUnassign(served, 'agA');
+    assert.deepEqual(one.assigned_ids, ['agB']);
+    assert.equal(one.status, 'served');
+    assert.deepEqual(served, before);
+    assert.equal(conversationAfterUnassign({ ...served, assigned_ids: ['agA'], agent_ids: ['agC'] }, 'agA').status, 'served');
+  });
+
+  it('takes the last assignee away to open, or to pending before the contact wrote', () => {
+    assert.equal(conversationAfterUnassign({ ...served, assigned_ids: ['agA'], has_contact_message: true }, 'agA').status, 'open');
+    assert.equal(conversationAfterUnassign({ ...served, assigned_ids: ['agA'] }, 'agA').status, 'pending');
+    assert.equal(conversationAfterUnassign({ ...served, status: 'closed', assigned_ids: ['agA'] }, 'agA').status, 'closed');
+  });
+
+  it('assigns without changing its input', () => {
+    const pending = { ...served, status: 'pending' as const, assigned_ids: [], is_served: false };
+    const assigned = conversationAfterAssign(pending, 'agA');
+    assert.deepEqual([assigned.status, assigned.assigned_ids, assigned.is_served], ['served', ['agA'], true]);
+    assert.deepEqual(pending.assigned_ids, []);
   });
 });

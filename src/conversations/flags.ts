@@ -189,6 +189,17 @@ export function conversationAfterAssign<C extends ConversationMessageState & { a
   return { ...conv, assigned_ids: [...conv.assigned_ids, agentId], is_served: true, status: 'served' };
 }
 
+/**
+ * The conversation after `agentId` is unassigned (the caller checks it was assigned): served only while someone
+ * is assigned or an agent has replied, so the last assignee leaving a conversation no agent answered takes it
+ * back to open, or to pending when the contact has not written yet.
+ */
+export function conversationAfterUnassign<C extends ConversationMessageState & { assigned_ids: string[] }>(conv: C, agentId: string): C {
+  const assigned_ids = conv.assigned_ids.filter((id) => id !== agentId);
+  const unserved = conv.status === 'served' && assigned_ids.length === 0 && conv.agent_ids.length === 0;
+  return { ...conv, assigned_ids, status: unserved ? (conv.has_contact_message ? 'open' : 'pending') : conv.status };
+}
+
 /** The conversation closed at `at` by an agent or by the inactivity timeout (docs/behaviour.md §5 and §7). */
 export function conversationAfterClose<C extends ConversationMessageState>(conv: C, at: Date, closeType: 'agent' | 'inactivity'): C {
   return { ...conv, status: 'closed', finished_at: at, close_type: closeType };

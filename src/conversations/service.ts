@@ -7,7 +7,13 @@ import { recordEvent, recordEvents, type EventType, type NewEvent } from '../eve
 import { agentAvailable } from '../agents/repository.ts';
 import { sanitizeHtml } from '../content/html.ts';
 import { resolveAttachments, type AttachmentInput, type StoredAttachment } from '../content/attachments.ts';
-import { conversationAfterAssign, conversationAfterClose, conversationAfterMessage, newConversationState } from './flags.ts';
+import {
+  conversationAfterAssign,
+  conversationAfterClose,
+  conversationAfterMessage,
+  conversationAfterUnassign,
+  newConversationState,
+} from './flags.ts';
 import * as repo from './repository.ts';
 import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
 import type {
@@ -179,18 +185,17 @@ const unique = (ids: string[] | undefined) => [...new Set(ids ?? [])];
 const judgedLive = (input: MessageInput) => input.type === 'message' && input.sub_type === 'contact' && input.created_at === null;
 
 /**
- * One message stored after the conversation's current ones, at `now`: updates
- * `conv` in memory (flags.ts decides status, agents, unread, last message and
- * reply state) and returns the row to insert. `offline`: a live contact message
- * no agent was available for.
+ * One message stored after the conversation's current ones, at `now`: the conversation after it (flags.ts decides
+ * status, agents, unread, last message and reply state) and the row to insert; `conv` is left as it was.
+ * `offline`: a live contact message no agent was available for.
  */
-function nextMessage(
+function withMessage(
   conv: ConversationRow,
   input: MessageInput,
   attachments: StoredAttachment[],
   offline: boolean,
   now: Date,
-): NewMessageRow {
+): { conv: ConversationRow; row: NewMessageRow } {
   const createdAt = input.created_at ?? now;
   const sanitized = input.html === null ? null : sanitizeHtml(input.html);
   const text = input.text ?? sanitized?.text ?? null;
@@ -199,8 +204,7 @@ function nextMessage(
     { type: input.type, sub_type: input.sub_type, agent_id: input.agent_id, text, created_at: createdAt, offline },
     now,
   );
-  Object.assign(conv, conversation);
-  return {
+  const row: NewMessageRow = {
     id: newId('ms'),
     type: input.type,
     sub_type: input.sub_type,
@@ -208,9 +212,24 @@ function nextMessage(
     content: { type: 'text', text, html: sanitized?.html ?? null },
     attachments,
     flags,
-    group_id: conv.group_id,
+    group_id: conversation.group_id,
     created_at: createdAt,
   };
+  return { conv: conversation, row };
+}
+
+/**
+ * The one place a conversation is written: `after` is inserted when there was none `before` (null), else saved
+ * whole, with `messages` inserted after its current ones in one statement. Returns the stored messages.
+ */
+function saveConversation(
+  tx: Queryable,
+  accountId: string,
+  before: ConversationRow | null,
+  after: ConversationRow,
+  messages: readonly NewMessageRow[] = [],
+): Promise<Message[]> {
+  return repo.writeConversation(tx, accountId, after, before === null, messages);
 }
 
 /**
@@ -291,7 +310,7 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
       const attachments: StoredAttachment[][] = [];
       for (const input of inputs) attachments.push(await resolveAttachments(tx, accountId, input.attachments, now, input.attachmentsPath));
 
-      const conv: ConversationRow = {
+      const created: ConversationRow = {
         ...newConversationState(now),
         id: newId('co'),
         ext_id: body.ext_id ?? null,
@@ -308,8 +327,14 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         is_served: assignedIds.length > 0,
         created_at: inputs.length > 0 ? (inputs[0].created_at ?? now) : now,
       };
-      const rows = inputs.map((input, i) => nextMessage(conv, input, attachments[i], judgedLive(input) && agentAvailable === false, now));
-      const messages = await repo.writeConversation(tx, accountId, conv, true, rows);
+      let conv = created;
+      const rows: NewMessageRow[] = [];
+      inputs.forEach((input, i) => {
+        const next = withMessage(conv, input, attachments[i], judgedLive(input) && agentAvailable === false, now);
+        conv = next.conv;
+        rows.push(next.row);
+      });
+      const messages = await saveConversation(tx, accountId, null, conv, rows);
       const conversation = repo.toConversation(conv);
       await recordEvents(tx, accountId, now, [
         { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
@@ -377,8 +402,8 @@ export async function addMessage(
       judgedLive(input) &&
       !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
-    const row = nextMessage(conv, input, stored, offline, storedAt);
-    const [message] = await repo.writeConversation(tx, accountId, conv, false, [row]);
+    const next = withMessage(conv, input, stored, offline, storedAt);
+    const [message] = await saveConversation(tx, accountId, conv, next.conv, [next.row]);
     await recordEvents(tx, accountId, now, repliedEvents([message]));
     return message;
   });
@@ -395,11 +420,7 @@ export async function addPath(
   return deps.db.transaction(async (tx) => {
     const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
     const path = await repo.insertPath(tx, accountId, conversationId, { url: body.url, title: body.title ?? null, created_at: now });
-    if (conv.domain === null) {
-      conv.domain = host;
-      conv.updated_at = now;
-      await repo.writeConversation(tx, accountId, conv, false);
-    }
+    if (conv.domain === null) await saveConversation(tx, accountId, conv, { ...conv, domain: host, updated_at: now });
     return path;
   });
 }
@@ -419,34 +440,36 @@ export async function rateConversation(
   conversationId: string,
   body: { value: 1 | 3 | 5; text?: string | null },
 ): Promise<Conversation> {
-  return changeConversation(deps, accountId, conversationId, 'conversation.rated', (conv, now) => {
-    conv.rating_value = body.value;
-    conv.rating_text = body.text ?? null;
-    conv.rated_at = now;
-  });
+  return changeConversation(deps, accountId, conversationId, 'conversation.rated', (conv, now) => ({
+    ...conv,
+    rating_value: body.value,
+    rating_text: body.text ?? null,
+    rated_at: now,
+  }));
 }
 
 // ---------------------------------------------------------------- update, assign, unassign, close
 
 /**
- * Loads the conversation under its row lock, lets `change` check and modify it
- * (returning false when nothing changed), saves it and records `event` with the
- * conversation. Returns the conversation as it is afterwards.
+ * Loads the conversation under its row lock, lets `change` check it and return the conversation after the change
+ * (the same object when nothing changes), saves that and records `event` with it. Returns the conversation as it
+ * is afterwards.
  */
 async function changeConversation(
   deps: ConversationDeps,
   accountId: string,
   conversationId: string,
   event: EventType,
-  change: (conv: ConversationRow, now: Date, tx: Queryable) => Promise<boolean | void> | boolean | void,
+  change: (conv: ConversationRow, now: Date, tx: Queryable) => Promise<ConversationRow> | ConversationRow,
 ): Promise<Conversation> {
   return withExtIdConstraint(() =>
     deps.db.transaction(async (tx) => {
       const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
-      if ((await change(conv, now, tx)) === false) return repo.toConversation(conv);
-      conv.updated_at = now;
-      await repo.writeConversation(tx, accountId, conv, false);
-      const conversation = repo.toConversation(conv);
+      const changed = await change(conv, now, tx);
+      if (changed === conv) return repo.toConversation(conv);
+      const after = { ...changed, updated_at: now };
+      await saveConversation(tx, accountId, conv, after);
+      const conversation = repo.toConversation(after);
       await recordEvent(tx, accountId, now, event, { conversation }, conv.id);
       return conversation;
     }),
@@ -461,38 +484,45 @@ export async function updateConversation(
 ): Promise<Conversation> {
   return changeConversation(deps, accountId, conversationId, 'conversation.updated', async (conv, _now, tx) => {
     await requireReferences(tx, accountId, { groupId: body.group_id, tagIds: unique(body.tags), extId: extIdCheck(body.ext_id, conv.id) });
-    if (body.group_id !== undefined) conv.group_id = body.group_id;
-    if (body.tags !== undefined) conv.tags = unique(body.tags);
-    if (body.variables !== undefined) conv.variables = body.variables;
-    if (body.ext_id !== undefined) conv.ext_id = body.ext_id;
-    return Object.keys(body).length > 0;
+    if (Object.keys(body).length === 0) return conv;
+    return {
+      ...conv,
+      group_id: body.group_id === undefined ? conv.group_id : body.group_id,
+      tags: body.tags === undefined ? conv.tags : unique(body.tags),
+      variables: body.variables === undefined ? conv.variables : body.variables,
+      ext_id: body.ext_id === undefined ? conv.ext_id : body.ext_id,
+    };
   });
 }
 
 /** Closes the conversation as an agent; closing a closed one changes nothing. */
 export async function closeConversation(deps: ConversationDeps, accountId: string, conversationId: string): Promise<void> {
   await changeConversation(deps, accountId, conversationId, 'conversation.closed', (conv, now) => {
-    if (conv.status === 'closed') return false;
+    if (conv.status === 'closed') return conv;
     // Never before its creation, even with an instance's clock behind the one that created it: no negative duration.
-    Object.assign(conv, conversationAfterClose(conv, now < conv.created_at ? conv.created_at : now, 'agent'));
+    return conversationAfterClose(conv, now < conv.created_at ? conv.created_at : now, 'agent');
   });
 }
 
+/**
+ * Saves an assignment change (`assigned`: the conversation after it) with its system message, and records its
+ * event. Returns the conversation as saved.
+ */
 async function recordAssignment(
   tx: Transaction,
   accountId: string,
-  conv: ConversationRow,
+  before: ConversationRow,
+  assigned: ConversationRow,
   kind: 'agent_assigned' | 'agent_unassigned',
   actingId: string,
   subjectId: string,
   now: Date,
-): Promise<void> {
-  const { flags, conversation } = conversationAfterMessage(
-    conv,
+): Promise<ConversationRow> {
+  const { flags, conversation: conv } = conversationAfterMessage(
+    assigned,
     { type: 'event', sub_type: 'system', agent_id: actingId, text: null, created_at: now, offline: false },
     now,
   );
-  Object.assign(conv, conversation);
   const event: NewMessageRow = {
     id: newId('ms'),
     type: 'event',
@@ -504,7 +534,7 @@ async function recordAssignment(
     group_id: conv.group_id,
     created_at: now,
   };
-  await repo.writeConversation(tx, accountId, conv, false, [event]);
+  await saveConversation(tx, accountId, before, conv, [event]);
   const subjectKey = kind === 'agent_assigned' ? 'assignee_id' : 'unassignee_id';
   await recordEvent(
     tx,
@@ -514,6 +544,7 @@ async function recordAssignment(
     { conversation_id: conv.id, agent_id: actingId, [subjectKey]: subjectId },
     conv.id,
   );
+  return conv;
 }
 
 export async function assignAgent(
@@ -527,9 +558,10 @@ export async function assignAgent(
     await requireReferences(tx, accountId, { agentIds: unique([body.agent_id, body.assignee_id]) });
     if (conv.status === 'closed') throw new ApiError(422, 'invalid_parameters', `Conversation ${conversationId} is closed`);
     if (conv.assigned_ids.includes(body.assignee_id)) return repo.toConversation(conv);
-    Object.assign(conv, conversationAfterAssign(conv, body.assignee_id));
-    await recordAssignment(tx, accountId, conv, 'agent_assigned', body.agent_id, body.assignee_id, now);
-    return repo.toConversation(conv);
+    const assigned = conversationAfterAssign(conv, body.assignee_id);
+    return repo.toConversation(
+      await recordAssignment(tx, accountId, conv, assigned, 'agent_assigned', body.agent_id, body.assignee_id, now),
+    );
   });
 }
 
@@ -547,12 +579,9 @@ export async function unassignAgent(
       await requireReferences(tx, accountId, { agentIds: [body.unassignee_id] });
       throw new ApiError(422, 'invalid_parameters', `Agent ${body.unassignee_id} is not assigned to conversation ${conversationId}`);
     }
-    conv.assigned_ids = conv.assigned_ids.filter((id) => id !== body.unassignee_id);
-    // Served only while someone is assigned or an agent has replied.
-    if (conv.status === 'served' && conv.assigned_ids.length === 0 && conv.agent_ids.length === 0) {
-      conv.status = conv.has_contact_message ? 'open' : 'pending';
-    }
-    await recordAssignment(tx, accountId, conv, 'agent_unassigned', body.agent_id, body.unassignee_id, now);
-    return repo.toConversation(conv);
+    const unassigned = conversationAfterUnassign(conv, body.unassignee_id);
+    return repo.toConversation(
+      await recordAssignment(tx, accountId, conv, unassigned, 'agent_unassigned', body.agent_id, body.unassignee_id, now),
+    );
   });
 }
