@@ -6,6 +6,7 @@ import { closeIdleConversations } from './conversations/inactivity.ts';
 import { deleteExpiredUploads } from './uploads/retention.ts';
 import { deleteOldEvents } from './events/retention.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency/service.ts';
+import { finishStalledErasures } from './contacts/erasure.ts';
 import { maintainTables, maintenanceSettings, maintenanceWarning } from './db/maintenance.ts';
 import { measuredJob } from './metrics/metrics.ts';
 
@@ -21,6 +22,8 @@ const INACTIVITY_INTERVAL_MS = 15_000;
  * (src/db/maintenance.ts). A pass with nothing due is one query on the statistics views.
  */
 const MAINTENANCE_INTERVAL_MS = 10_000;
+/** How often abandoned contact erasures are looked for. */
+const ERASURE_INTERVAL_MS = 60_000;
 /** How often the retention passes run. */
 const RETENTION_INTERVAL_MS = 10 * 60_000;
 
@@ -95,6 +98,18 @@ export function startBackgroundJobs(deps: Deps, events: EventHub, log: FastifyBa
       job('idempotency_retention', () => deleteExpiredIdempotencyKeys(deps)),
       log,
       'deleted expired idempotency keys',
+    ),
+  );
+  // Erasures of contacts abandoned part-way (docs/behaviour.md §4 "Erasure"), also right after a restart.
+  stops.push(
+    every(
+      ERASURE_INTERVAL_MS,
+      job('contact_erasure', () => finishStalledErasures(deps)),
+      log,
+      'finished abandoned contact erasures',
+      {
+        atStart: true,
+      },
     ),
   );
   // PGlite has no autovacuum, and a PostgreSQL server may run without it: the planner's statistics

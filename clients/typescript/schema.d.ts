@@ -412,7 +412,11 @@ export interface paths {
         get: operations["getContact"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Erase a contact and everything that is theirs
+         * @description GDPR article 17. Removes the contact, its conversations with their messages, paths, ratings, variables and tags, the uploads attached in them (unless another contact's conversation attaches one too), their events and pending webhook deliveries, and records one `contact.deleted` event carrying only the contact id. The contact disappears at once; its data goes in batches. A failure part-way leaves the contact hidden and marked: calling again finishes the erasure. Scope `account:manage`: it cannot be undone. Webhooks already delivered cannot be recalled.
+         */
+        delete: operations["eraseContact"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1365,7 +1369,7 @@ export interface components {
             /** @description Where the events are POSTed */
             url: string;
             /** @description Event types to send; null or absent: every type */
-            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "agent.updated")[] | null;
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -1740,7 +1744,7 @@ export interface components {
             /** @description Where the events are POSTed */
             url: string;
             /** @description Event types to send; null or absent: every type */
-            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "agent.updated")[] | null;
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -1933,7 +1937,7 @@ export interface components {
             /** @description Where the events are POSTed */
             url: string;
             /** @description Event types to send; null or absent: every type */
-            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "agent.updated")[] | null;
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -4574,6 +4578,114 @@ export interface operations {
             };
         };
     };
+    eraseContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ok response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ok_response"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+        };
+    };
     createConversation: {
         parameters: {
             query?: never;
@@ -6458,7 +6570,7 @@ export interface operations {
                 /** @description Resume after this event id (the Last-Event-ID header wins when both are sent); 0 replays the whole outbox */
                 last_event_id?: number;
                 /**
-                 * @description Comma-separated event types to receive (default: all): conversation.opened, conversation.updated, conversation.closed, conversation.rated, conversation.agent_assigned, conversation.agent_unassigned, conversation.contact_replied, conversation.agent_replied, conversation.bot_replied, contact.created, agent.updated
+                 * @description Comma-separated event types to receive (default: all): conversation.opened, conversation.updated, conversation.closed, conversation.rated, conversation.agent_assigned, conversation.agent_unassigned, conversation.contact_replied, conversation.agent_replied, conversation.bot_replied, contact.created, contact.deleted, agent.updated
                  * @example conversation.opened,conversation.closed
                  */
                 types?: string;
@@ -6618,7 +6730,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send; null or absent: every type */
-                    events?: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "agent.updated")[] | null;
+                    events?: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
                     /** @description Signing secret; generated when absent (`whsec_` + base64 of 32 random bytes, shown once). Give one of that form (24 to 64 bytes) for the Standard Webhooks libraries to take as it is; any other is their "raw" key */
                     secret?: string;
                 };

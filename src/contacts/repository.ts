@@ -30,19 +30,26 @@ export async function insertContact(
 }
 
 export async function findContact(db: Queryable, accountId: string, id: string): Promise<Contact | null> {
-  const { rows } = await db.query<ContactRow>(`select ${COLUMNS} from contacts where account_id = $1 and id = $2`, [accountId, id]);
+  const { rows } = await db.query<ContactRow>(`select ${COLUMNS} from contacts where account_id = $1 and id = $2 and erasing_at is null`, [
+    accountId,
+    id,
+  ]);
   return rows[0] ? toContact(rows[0]) : null;
 }
 
 /** SQL: whether the contact `id` names exists in the account (the arguments name the query's parameters). */
 export const contactExistsSql = (account: string, id: string) =>
-  `exists (select 1 from contacts where account_id = ${account} and id = ${id})`;
+  `exists (select 1 from contacts where account_id = ${account} and id = ${id} and erasing_at is null)`;
+
+/** SQL: the ids of the account's contacts being erased (docs/behaviour.md §4 "Erasure"), as an array (index contacts_erasing). */
+export const erasingContactIdsSql = (account: string) =>
+  `array(select id from contacts where account_id = ${account} and erasing_at is not null)`;
 
 /** Case-insensitive match; of several, the most recently updated (index contacts_email). */
 export async function findContactByEmail(db: Queryable, accountId: string, email: string): Promise<Contact | null> {
   const { rows } = await db.query<ContactRow>(
     `select ${COLUMNS} from contacts
-     where account_id = $1 and lower(email) = lower($2)
+     where account_id = $1 and lower(email) = lower($2) and erasing_at is null
      order by updated_at desc, created_at desc, id desc
      limit 1`,
     [accountId, email],
@@ -70,7 +77,7 @@ export async function listContacts(
   limit: number,
 ): Promise<ListedContact[]> {
   const p = new SqlParams();
-  const where = [`account_id = ${p.add(accountId)}`];
+  const where = [`account_id = ${p.add(accountId)}`, 'erasing_at is null'];
   if (q !== undefined) {
     const name = p.add(q);
     const email = p.add(q.replace(/[\\%_]/g, (char) => `\\${char}`));
@@ -117,4 +124,105 @@ export async function insertHistoryContacts(db: Queryable, accountId: string, co
       contacts.map((c) => c.createdAt),
     ],
   );
+}
+
+// ---------------------------------------------------------------- erasure (docs/behaviour.md §4 "Erasure")
+
+/**
+ * Marks the contact as being erased (once: a retry keeps the first mark). Null when it does not exist;
+ * `started` says whether this call marked it.
+ */
+export async function markErasing(db: Queryable, accountId: string, id: string, now: Date): Promise<{ started: boolean } | null> {
+  const { rows } = await db.query<{ started: boolean }>(
+    `with before as (select erasing_at from contacts where account_id = $1 and id = $2 for update)
+     update contacts c set erasing_at = coalesce(c.erasing_at, $3)
+     from before where c.account_id = $1 and c.id = $2
+     returning before.erasing_at is null as started`,
+    [accountId, id, now],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Deletes up to `limit` of the contact's conversations with everything that is theirs, in the caller's
+ * transaction: their uploads (unless a message of another contact's conversation attaches one too), messages,
+ * paths, events and the pending webhook deliveries of those events. Returns how many conversations it deleted.
+ */
+export async function eraseConversationBatch(db: Queryable, accountId: string, contactId: string, limit: number): Promise<number> {
+  const { rows } = await db.query<{ deleted: number }>(
+    `with batch as (
+       select id from conversations where account_id = $1 and contact_id = $2 order by id limit $3 for update
+     ),
+     upload_ids as (
+       select distinct substring(a ->> 'url' from '^/v2/uploads/([^/]+)/content$') as id
+       from messages m cross join lateral jsonb_array_elements(m.attachments) a
+       where m.account_id = $1 and m.conversation_id in (select id from batch)
+         and m.attachments <> '[]'::jsonb and a ->> 'type' = 'upload'
+     ),
+     uploads_gone as (
+       delete from uploads u using upload_ids x
+       where u.account_id = $1 and u.id = x.id
+         and not exists (
+           select 1 from messages o join conversations oc on oc.account_id = o.account_id and oc.id = o.conversation_id
+           where o.account_id = $1 and o.attachments <> '[]'::jsonb and oc.contact_id <> $2
+             and o.attachments @> jsonb_build_array(jsonb_build_object('url', '/v2/uploads/' || u.id || '/content')))
+       returning u.id
+     ),
+     events_gone as (
+       delete from events e where e.account_id = $1 and e.conversation_id in (select id from batch) returning e.id
+     ),
+     deliveries_gone as (
+       delete from webhook_deliveries d where d.account_id = $1 and d.event_id in (select id from events_gone) returning 1
+     ),
+     messages_gone as (
+       delete from messages m where m.account_id = $1 and m.conversation_id in (select id from batch) returning 1
+     ),
+     paths_gone as (
+       delete from paths p where p.account_id = $1 and p.conversation_id in (select id from batch) returning 1
+     ),
+     conversations_gone as (
+       -- Every part of one statement runs, referenced or not, on one snapshot; the foreign keys of messages and
+       -- paths are checked at its end, when they are gone too.
+       delete from conversations c where c.account_id = $1 and c.id in (select id from batch)
+       returning 1
+     )
+     select count(*)::int as deleted from conversations_gone`,
+    [accountId, contactId, limit],
+  );
+  return rows[0].deleted;
+}
+
+/**
+ * The contact's own events (contact.created, which carries its record) and their pending deliveries, then the
+ * contact. False when a conversation of it still exists (one started while the batches ran): erase again.
+ */
+export async function eraseContactRow(db: Queryable, accountId: string, contactId: string): Promise<boolean> {
+  // The contact's row lock first: a conversation insert naming it (which holds a key share lock on it) finishes
+  // before, so its conversation is seen below, and none starts after.
+  await db.query('select 1 from contacts where account_id = $1 and id = $2 for update', [accountId, contactId]);
+  const { rows } = await db.query<{ remaining: boolean }>(
+    `select exists (select 1 from conversations where account_id = $1 and contact_id = $2) as remaining`,
+    [accountId, contactId],
+  );
+  if (rows[0].remaining) return false;
+  await db.query(
+    `with events_gone as (
+       delete from events e
+       where e.account_id = $1 and e.conversation_id is null and e.type = 'contact.created' and e.data -> 'contact' ->> 'id' = $2
+       returning e.id
+     )
+     delete from webhook_deliveries d where d.account_id = $1 and d.event_id in (select id from events_gone)`,
+    [accountId, contactId],
+  );
+  await db.query('delete from contacts where account_id = $1 and id = $2', [accountId, contactId]);
+  return true;
+}
+
+/** Contacts of every account marked erasing before `before` (a crashed or abandoned erasure), for the erasure job. */
+export async function stalledErasures(db: Queryable, before: Date, limit: number): Promise<{ account_id: string; id: string }[]> {
+  const { rows } = await db.query<{ account_id: string; id: string }>(
+    `select account_id, id from contacts where erasing_at is not null and erasing_at < $1 order by erasing_at limit $2`,
+    [before, limit],
+  );
+  return rows;
 }

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
-import { IdParams } from '../http/schemas.ts';
+import { IdParams, OkResponse } from '../http/schemas.ts';
+import { eraseContact } from './erasure.ts';
 import type { Deps } from '../deps.ts';
 import { Contact, ContactPage, CreateContactBody, FindContactQuery, ListContactsQuery } from './schema.ts';
 import * as contacts from './service.ts';
@@ -67,5 +68,28 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       errors: [404],
     }),
     async (request) => contacts.getContact(deps, callerOf(request).accountId, request.params.id),
+  );
+
+  app.delete(
+    '/contacts/:id',
+    route({
+      operationId: 'eraseContact',
+      summary: 'Erase a contact and everything that is theirs',
+      description:
+        'GDPR article 17. Removes the contact, its conversations with their messages, paths, ratings, variables and tags, ' +
+        "the uploads attached in them (unless another contact's conversation attaches one too), their events and pending " +
+        'webhook deliveries, and records one `contact.deleted` event carrying only the contact id. The contact disappears ' +
+        'at once; its data goes in batches. A failure part-way leaves the contact hidden and marked: calling again finishes ' +
+        'the erasure. Scope `account:manage`: it cannot be undone. Webhooks already delivered cannot be recalled.',
+      tags,
+      scope: 'account:manage',
+      params: IdParams,
+      response: OkResponse,
+      errors: [404],
+    }),
+    async (request) => {
+      await eraseContact(deps, callerOf(request).accountId, request.params.id);
+      return { ok: true as const };
+    },
   );
 };

@@ -14,6 +14,7 @@ export const EVENT_TYPES = [
   'conversation.agent_replied',
   'conversation.bot_replied',
   'contact.created',
+  'contact.deleted',
   'agent.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/db.ts';
 import { SqlParams } from '../db/params.ts';
 import { CONVERSATION_FIELDS, type ConversationRow } from '../conversations/repository.ts';
 import type { ConversationStatus } from '../conversations/schema.ts';
+import { erasingContactIdsSql } from '../contacts/repository.ts';
 import type { SearchSort } from './schema.ts';
 
 /** What a search asks for, checked (docs/behaviour.md §5 "Search"). */
@@ -48,7 +49,8 @@ export async function searchConversations(
 ): Promise<SearchRow[]> {
   const p = new SqlParams();
   const account = p.add(accountId);
-  const where: string[] = [`c.account_id = ${account}`];
+  // Conversations of a contact being erased are gone at once, before their batch deletes them (docs/behaviour.md §4).
+  const where: string[] = [`c.account_id = ${account}`, `not (c.contact_id = any(${erasingContactIdsSql(account)}))`];
   let source = 'conversations c';
   if (filters.query !== undefined) {
     const tsquery = `websearch_to_tsquery(${CONFIG}, ${p.add(filters.query)})`;

@@ -1,0 +1,166 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
+import { conversationFactory } from '../test/conversations.ts';
+import type { Db } from '../db/db.ts';
+import { eraseContact, finishErasure } from './erasure.ts';
+
+let t: TestApp;
+before(async () => {
+  t = await startTestApp();
+});
+after(() => t.close());
+
+async function upload(account: TestAccount, name: string): Promise<{ token: string; id: string }> {
+  const res = await t.client(account.token).request({
+    method: 'POST',
+    url: `/v2/uploads?file_name=${name}`,
+    payload: 'file body',
+    headers: { 'content-type': 'application/pdf' },
+  });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const { rows } = await t.db.query<{ id: string }>('select id from uploads where account_id = $1 and file_name = $2', [
+    account.accountId,
+    name,
+  ]);
+  return { token: res.body.token, id: rows[0].id };
+}
+
+const count = async (sql: string, params: unknown[]) =>
+  (await t.db.query<{ n: number }>(`select count(*) as n from ${sql}`, params)).rows[0].n;
+
+/** A contact with two conversations (messages, a path, a rating, an upload of its own and one shared with another contact). */
+async function person(account: TestAccount) {
+  const f = conversationFactory(t, account);
+  const contact = await f.contact({ name: 'Jiří Novák', email: 'jiri@example.cz' });
+  const own = await upload(account, 'own.pdf');
+  const shared = await upload(account, 'shared.pdf');
+  const first = await f.conversation({ contact_id: contact.id, text: 'Chci vrátit peníze' });
+  await f.message(first.id, {
+    sub_type: 'contact',
+    text: 'see',
+    attachments: [
+      { type: 'upload', token: own.token },
+      { type: 'upload', token: shared.token },
+    ],
+  });
+  await f.path(first.id, 'https://shop.example.com/orders');
+  await f.rate(first.id, 5, 'great');
+  const second = await f.conversation({ contact_id: contact.id, text: 'Another' });
+  const neighbour = await f.conversation({ text: 'I am someone else' });
+  await f.message(neighbour.id, { sub_type: 'contact', text: 'same file', attachments: [{ type: 'upload', token: shared.token }] });
+  return { contact, own, shared, conversations: [first.id, second.id], neighbour };
+}
+
+describe('DELETE /v2/contacts/{id}', () => {
+  it('erases the contact and everything that is theirs, records contact.deleted without personal data', async () => {
+    const account = await t.account();
+    const p = await person(account);
+    // A pending webhook delivery of one of their events (the worker does not run in tests).
+    await t.db.query(
+      `insert into webhooks (account_id, id, url, secret, queued_through_event_id, created_at) values ($1, 'whErase', 'https://example.com/h', 's', 0, now())`,
+      [account.accountId],
+    );
+    await t.db.query(
+      `insert into webhook_deliveries (account_id, webhook_id, event_id, lane, queued_at)
+       select account_id, 'whErase', id, coalesce(conversation_id, ''), now() from events where account_id = $1`,
+      [account.accountId],
+    );
+    const other = await t.account();
+    const stranger = await conversationFactory(t, other).conversation({ text: 'untouched' });
+
+    const res = await t.client(account.token).delete(`/v2/contacts/${p.contact.id}`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body, { ok: true });
+
+    const api = t.client(account.token);
+    assert.equal((await api.get(`/v2/contacts/${p.contact.id}`)).status, 404);
+    for (const id of p.conversations) assert.equal((await api.get(`/v2/conversations/${id}`)).status, 404);
+    const ids = p.conversations;
+    assert.equal(await count('messages where account_id = $1 and conversation_id = any($2)', [account.accountId, ids]), 0);
+    assert.equal(await count('paths where account_id = $1 and conversation_id = any($2)', [account.accountId, ids]), 0);
+    assert.equal(await count('events where account_id = $1 and conversation_id = any($2)', [account.accountId, ids]), 0);
+    assert.equal(await count('contacts where account_id = $1 and id = $2', [account.accountId, p.contact.id]), 0);
+    // No event left says anything about them but contact.deleted, which carries the id only.
+    const { rows: events } = await t.db.query<{ type: string; data: unknown }>(
+      `select type, data from events where account_id = $1 and data::text like '%' || $2 || '%' order by id`,
+      [account.accountId, p.contact.id],
+    );
+    assert.deepEqual(events, [{ type: 'contact.deleted', data: { contact_id: p.contact.id } }]);
+    assert.equal(
+      await count(
+        `webhook_deliveries d where d.account_id = $1 and not exists (select 1 from events e where e.account_id = d.account_id and e.id = d.event_id)`,
+        [account.accountId],
+      ),
+      0,
+    );
+    // Their own upload is gone (file too); the one another contact's conversation attaches stays.
+    assert.equal((await api.get(`/v2/uploads/${p.own.id}/content`)).status, 404);
+    assert.equal(await count('upload_chunks where account_id = $1 and upload_id = $2', [account.accountId, p.own.id]), 0);
+    assert.equal((await api.get(`/v2/uploads/${p.shared.id}/content`)).status, 200);
+    assert.equal((await api.get(`/v2/conversations/${p.neighbour.id}`)).status, 200);
+    // Search and statistics no longer count them.
+    const found = await api.post('/v2/conversations/search', { size: 100 });
+    assert.deepEqual(
+      found.body.items.map((item: { id: string }) => item.id),
+      [p.neighbour.id],
+    );
+    assert.equal((await api.post('/v2/conversations/search', { query: 'vratit' })).body.items.length, 0);
+    // Another account is untouched; erasing again is a 404.
+    assert.equal((await t.client(other.token).get(`/v2/conversations/${stranger.id}`)).status, 200);
+    assert.equal((await api.delete(`/v2/contacts/${p.contact.id}`)).status, 404);
+  });
+
+  it('answers another account’s contact as missing, and needs account:manage', async () => {
+    const account = await t.account();
+    const contact = await conversationFactory(t, account).contact();
+    const other = await t.account();
+    const res = await t.client(other.token).delete(`/v2/contacts/${contact.id}`);
+    assert.equal(res.status, 404);
+    assert.equal(res.body.code, 'not_found');
+    assert.equal(
+      (await t.client(await t.token(account, ['contacts:write', 'contacts:read'])).delete(`/v2/contacts/${contact.id}`)).status,
+      403,
+    );
+    assert.equal((await t.client(account.token).get(`/v2/contacts/${contact.id}`)).status, 200);
+  });
+
+  it('hides the person at once when a batch fails, and a retry finishes the job', async () => {
+    const account = await t.account();
+    const p = await person(account);
+    // A database whose second transaction (the first batch) fails.
+    let transactions = 0;
+    const failing: Db = {
+      ...t.db,
+      query: t.db.query.bind(t.db),
+      transaction: (fn) => {
+        if (++transactions === 2) return Promise.reject(new Error('connection lost'));
+        return t.db.transaction(fn);
+      },
+    } as Db;
+    await assert.rejects(eraseContact({ db: failing, now: () => new Date() }, account.accountId, p.contact.id), /connection lost/);
+    const api = t.client(account.token);
+    assert.equal((await api.get(`/v2/contacts/${p.contact.id}`)).status, 404);
+    assert.equal((await api.get(`/v2/contacts?q=novak`)).body.items.length, 0);
+    assert.equal((await api.post('/v2/conversations/search', { contact_id: p.contact.id })).body.items.length, 0);
+    const refused = await api.post('/v2/conversations', { contact_id: p.contact.id, text: 'again' });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.code, 'contact_not_found');
+    assert.equal(await count('conversations where account_id = $1 and contact_id = $2', [account.accountId, p.contact.id]), 2);
+    // The retry is found though the contact is hidden, and finishes; contact.deleted stays a single event.
+    assert.equal((await api.delete(`/v2/contacts/${p.contact.id}`)).status, 200);
+    assert.equal(await count('conversations where account_id = $1 and contact_id = $2', [account.accountId, p.contact.id]), 0);
+    assert.equal(await count(`events where account_id = $1 and type = 'contact.deleted'`, [account.accountId]), 1);
+  });
+
+  it('erases a long history in batches', async () => {
+    const account = await t.account();
+    const f = conversationFactory(t, account);
+    const contact = await f.contact();
+    for (let i = 0; i < 5; i++) await f.conversation({ contact_id: contact.id, text: `message ${i}` });
+    await t.db.query('update contacts set erasing_at = now() where account_id = $1 and id = $2', [account.accountId, contact.id]);
+    await finishErasure({ db: t.db }, account.accountId, contact.id, 2);
+    assert.equal(await count('conversations where account_id = $1', [account.accountId]), 0);
+    assert.equal(await count('contacts where account_id = $1', [account.accountId]), 0);
+  });
+});

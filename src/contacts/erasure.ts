@@ -1,0 +1,53 @@
+import type { Deps } from '../deps.ts';
+import { notFound } from '../http/errors.ts';
+import { recordEvent } from '../events/outbox.ts';
+import * as repo from './repository.ts';
+
+type ErasureDeps = Pick<Deps, 'db' | 'now'>;
+
+/** Conversations erased per transaction: each batch holds its rows' locks (and on PGlite the one connection) briefly. */
+export const ERASURE_BATCH = 200;
+
+/** How often the last step is tried again when a conversation was started with the contact while the batches ran. */
+const FINAL_ATTEMPTS = 5;
+
+/**
+ * DELETE /v2/contacts/{id} (docs/behaviour.md §4 "Erasure"): the person disappears atomically, then their data
+ * goes in batches. One transaction marks the contact as erasing and records `contact.deleted` (its id only): from
+ * its commit the contact is missing from every read and cannot start a conversation, and search lists none of its
+ * conversations. Then batches of ERASURE_BATCH conversations, each one transaction, delete the conversations with
+ * their messages, paths, uploads, events and pending webhook deliveries; last, the contact's own events and the
+ * contact. A failure part-way leaves the contact marked: calling again (it is still found for this call) finishes
+ * the job, and so does the erasure job (src/jobs.ts) for an erasure abandoned by a crash. Batches keep every lock
+ * short, so other accounts (and on PGlite every other request) never wait on a long erasure, and the events'
+ * settled horizon (src/events/horizon.ts) is never held back by one long transaction.
+ */
+export async function eraseContact(deps: ErasureDeps, accountId: string, id: string): Promise<void> {
+  const marked = await deps.db.transaction(async (tx) => {
+    const now = deps.now();
+    const mark = await repo.markErasing(tx, accountId, id, now);
+    if (mark?.started) await recordEvent(tx, accountId, now, 'contact.deleted', { contact_id: id });
+    return mark;
+  });
+  if (!marked) throw notFound(`Contact ${id}`);
+  await finishErasure(deps, accountId, id);
+}
+
+/** Erases what is left of a contact marked erasing (the batches and the last step of eraseContact). */
+export async function finishErasure(deps: Pick<Deps, 'db'>, accountId: string, id: string, batch = ERASURE_BATCH): Promise<void> {
+  for (let attempt = 0; attempt < FINAL_ATTEMPTS; attempt++) {
+    while ((await deps.db.transaction((tx) => repo.eraseConversationBatch(tx, accountId, id, batch))) === batch);
+    if (await deps.db.transaction((tx) => repo.eraseContactRow(tx, accountId, id))) return;
+  }
+  throw new Error(`Contact ${id} of account ${accountId}: conversations kept being started while it was erased`);
+}
+
+/** An erasure marked this long ago and not finished was abandoned (a crash, a lost connection): the job finishes it. */
+export const STALLED_ERASURE_MS = 10 * 60_000;
+
+/** One pass of the erasure job: finishes erasures abandoned part-way, a few at a time. Returns how many. */
+export async function finishStalledErasures(deps: Pick<Deps, 'db' | 'now'>, limit = 10): Promise<number> {
+  const stalled = await repo.stalledErasures(deps.db, new Date(deps.now().getTime() - STALLED_ERASURE_MS), limit);
+  for (const contact of stalled) await finishErasure(deps, contact.account_id, contact.id);
+  return stalled.length;
+}
