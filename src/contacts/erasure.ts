@@ -1,6 +1,11 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
 import { recordEvent } from '../events/outbox.ts';
+import type { Queryable } from '../db/db.ts';
+import { deleteConversations, lockContactConversations } from '../conversations/repository.ts';
+import { deleteUploadsAttachedOnlyIn } from '../uploads/repository.ts';
+import { deletePersonEvents } from '../events/repository.ts';
+import { dropDeliveriesOfEvents } from '../webhooks/queue.ts';
 import * as repo from './repository.ts';
 
 type ErasureDeps = Pick<Deps, 'db' | 'now'>;
@@ -36,8 +41,13 @@ export async function eraseContact(deps: ErasureDeps, accountId: string, id: str
 /** Erases what is left of a contact marked erasing (the batches and the last step of eraseContact). */
 export async function finishErasure(deps: Pick<Deps, 'db'>, accountId: string, id: string, batch = ERASURE_BATCH): Promise<void> {
   for (let attempt = 0; attempt < FINAL_ATTEMPTS; attempt++) {
-    while ((await deps.db.transaction((tx) => repo.eraseConversationBatch(tx, accountId, id, batch))) === batch);
-    if (await deps.db.transaction((tx) => repo.eraseContactRow(tx, accountId, id))) return;
+    while ((await deps.db.transaction((tx) => eraseConversationBatch(tx, accountId, id, batch))) === batch);
+    const done = await deps.db.transaction(async (tx) => {
+      if (!(await repo.deleteErasedContact(tx, accountId, id))) return false;
+      await dropDeliveriesOfEvents(tx, accountId, await deletePersonEvents(tx, accountId, { contactId: id }));
+      return true;
+    });
+    if (done) return;
   }
   throw new Error(`Contact ${id} of account ${accountId}: conversations kept being started while it was erased`);
 }
@@ -50,4 +60,17 @@ export async function finishStalledErasures(deps: Pick<Deps, 'db' | 'now'>, limi
   const stalled = await repo.stalledErasures(deps.db, new Date(deps.now().getTime() - STALLED_ERASURE_MS), limit);
   for (const contact of stalled) await finishErasure(deps, contact.account_id, contact.id);
   return stalled.length;
+}
+
+/**
+ * One batch, in the caller's transaction: up to `limit` of the contact's conversations (locked) with their uploads,
+ * events and pending deliveries, messages and paths, each deleted by its table's owner. Returns how many.
+ */
+async function eraseConversationBatch(tx: Queryable, accountId: string, contactId: string, limit: number): Promise<number> {
+  const ids = await lockContactConversations(tx, accountId, contactId, limit);
+  if (ids.length === 0) return 0;
+  await deleteUploadsAttachedOnlyIn(tx, accountId, contactId, ids);
+  await dropDeliveriesOfEvents(tx, accountId, await deletePersonEvents(tx, accountId, { conversationIds: ids }));
+  await deleteConversations(tx, accountId, ids);
+  return ids.length;
 }

@@ -144,59 +144,10 @@ export async function markErasing(db: Queryable, accountId: string, id: string, 
 }
 
 /**
- * Deletes up to `limit` of the contact's conversations with everything that is theirs, in the caller's
- * transaction: their uploads (unless a message of another contact's conversation attaches one too), messages,
- * paths, events and the pending webhook deliveries of those events. Returns how many conversations it deleted.
+ * Deletes the contact, in the caller's transaction (its events first: src/contacts/erasure.ts). False when a
+ * conversation of it still exists (one started while the batches ran): erase again.
  */
-export async function eraseConversationBatch(db: Queryable, accountId: string, contactId: string, limit: number): Promise<number> {
-  const { rows } = await db.query<{ deleted: number }>(
-    `with batch as (
-       select id from conversations where account_id = $1 and contact_id = $2 order by id limit $3 for update
-     ),
-     upload_ids as (
-       select distinct substring(a ->> 'url' from '^/v2/uploads/([^/]+)/content$') as id
-       from messages m cross join lateral jsonb_array_elements(m.attachments) a
-       where m.account_id = $1 and m.conversation_id in (select id from batch)
-         and m.attachments <> '[]'::jsonb and a ->> 'type' = 'upload'
-     ),
-     uploads_gone as (
-       delete from uploads u using upload_ids x
-       where u.account_id = $1 and u.id = x.id
-         and not exists (
-           select 1 from messages o join conversations oc on oc.account_id = o.account_id and oc.id = o.conversation_id
-           where o.account_id = $1 and o.attachments <> '[]'::jsonb and oc.contact_id <> $2
-             and o.attachments @> jsonb_build_array(jsonb_build_object('url', '/v2/uploads/' || u.id || '/content')))
-       returning u.id
-     ),
-     events_gone as (
-       delete from events e where e.account_id = $1 and e.conversation_id in (select id from batch) returning e.id
-     ),
-     deliveries_gone as (
-       delete from webhook_deliveries d where d.account_id = $1 and d.event_id in (select id from events_gone) returning 1
-     ),
-     messages_gone as (
-       delete from messages m where m.account_id = $1 and m.conversation_id in (select id from batch) returning 1
-     ),
-     paths_gone as (
-       delete from paths p where p.account_id = $1 and p.conversation_id in (select id from batch) returning 1
-     ),
-     conversations_gone as (
-       -- Every part of one statement runs, referenced or not, on one snapshot; the foreign keys of messages and
-       -- paths are checked at its end, when they are gone too.
-       delete from conversations c where c.account_id = $1 and c.id in (select id from batch)
-       returning 1
-     )
-     select count(*)::int as deleted from conversations_gone`,
-    [accountId, contactId, limit],
-  );
-  return rows[0].deleted;
-}
-
-/**
- * The contact's own events (contact.created, which carries its record) and their pending deliveries, then the
- * contact. False when a conversation of it still exists (one started while the batches ran): erase again.
- */
-export async function eraseContactRow(db: Queryable, accountId: string, contactId: string): Promise<boolean> {
+export async function deleteErasedContact(db: Queryable, accountId: string, contactId: string): Promise<boolean> {
   // The contact's row lock first: a conversation insert naming it (which holds a key share lock on it) finishes
   // before, so its conversation is seen below, and none starts after.
   await db.query('select 1 from contacts where account_id = $1 and id = $2 for update', [accountId, contactId]);
@@ -205,15 +156,6 @@ export async function eraseContactRow(db: Queryable, accountId: string, contactI
     [accountId, contactId],
   );
   if (rows[0].remaining) return false;
-  await db.query(
-    `with events_gone as (
-       delete from events e
-       where e.account_id = $1 and e.conversation_id is null and e.type = 'contact.created' and e.data -> 'contact' ->> 'id' = $2
-       returning e.id
-     )
-     delete from webhook_deliveries d where d.account_id = $1 and d.event_id in (select id from events_gone)`,
-    [accountId, contactId],
-  );
   await db.query('delete from contacts where account_id = $1 and id = $2', [accountId, contactId]);
   return true;
 }

@@ -545,3 +545,23 @@ export async function insertHistoryPaths(db: Queryable, accountId: string, paths
     [accountId, paths.map((p) => p.conversationId), paths.map((p) => p.url), paths.map((p) => p.title), paths.map((p) => p.createdAt)],
   );
 }
+
+/** Locks up to `limit` conversations of the contact (for its erasure, src/contacts/erasure.ts) and returns their ids. */
+export async function lockContactConversations(db: Queryable, accountId: string, contactId: string, limit: number): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'select id from conversations where account_id = $1 and contact_id = $2 order by id limit $3 for update',
+    [accountId, contactId, limit],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Deletes conversations with their messages and paths (a contact's erasure), in one statement. */
+export async function deleteConversations(db: Queryable, accountId: string, ids: string[]): Promise<void> {
+  // Every part of one statement runs on one snapshot; the foreign keys of messages and paths are checked at its end.
+  await db.query(
+    `with messages_gone as (delete from messages where account_id = $1 and conversation_id = any($2::text[])),
+     paths_gone as (delete from paths where account_id = $1 and conversation_id = any($2::text[]))
+     delete from conversations where account_id = $1 and id = any($2::text[])`,
+    [accountId, ids],
+  );
+}

@@ -78,6 +78,7 @@ export const TABLES = {
     text_search: 'tsvector?',
     name_key: 'text?',
     email_key: 'text?',
+    erasing_at: 'timestamptz?',
   },
   conversations: {
     account_id: 'text',

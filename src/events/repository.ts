@@ -59,3 +59,27 @@ export async function deleteEventsBefore(db: Queryable, before: Date, limit: num
   );
   return rowCount ?? 0;
 }
+
+/**
+ * Deletes the events of a person being erased (src/contacts/erasure.ts): those of `conversationIds`, or with
+ * `contactId` its own `contact.created`. Returns their ids (their pending webhook deliveries go next).
+ */
+export async function deletePersonEvents(
+  db: Queryable,
+  accountId: string,
+  target: { conversationIds: string[] } | { contactId: string },
+): Promise<number[]> {
+  const { rows } =
+    'conversationIds' in target
+      ? await db.query<{ id: number }>('delete from events where account_id = $1 and conversation_id = any($2::text[]) returning id', [
+          accountId,
+          target.conversationIds,
+        ])
+      : await db.query<{ id: number }>(
+          `delete from events where account_id = $1 and conversation_id is null and type = 'contact.created'
+             and data -> 'contact' ->> 'id' = $2
+           returning id`,
+          [accountId, target.contactId],
+        );
+  return rows.map((row) => row.id);
+}

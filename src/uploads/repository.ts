@@ -158,3 +158,30 @@ export async function readUploadChunks(db: Queryable, accountId: string, id: str
   );
   return rows.map((row) => row.data);
 }
+
+/**
+ * Deletes the uploads attached in the conversations `conversationIds` of contact `contactId` (being erased), files
+ * included (upload_chunks cascade), except those a message of another contact's conversation attaches too (an
+ * upload token is reusable for 24 hours); index messages_attachments finds those.
+ */
+export async function deleteUploadsAttachedOnlyIn(
+  db: Queryable,
+  accountId: string,
+  contactId: string,
+  conversationIds: string[],
+): Promise<void> {
+  await db.query(
+    `with attached as (
+       select distinct substring(a ->> 'url' from '^/v2/uploads/([^/]+)/content$') as id
+       from messages m cross join lateral jsonb_array_elements(m.attachments) a
+       where m.account_id = $1 and m.conversation_id = any($3::text[]) and m.attachments <> '[]'::jsonb and a ->> 'type' = 'upload'
+     )
+     delete from uploads u using attached x
+     where u.account_id = $1 and u.id = x.id
+       and not exists (
+         select 1 from messages o join conversations oc on oc.account_id = o.account_id and oc.id = o.conversation_id
+         where o.account_id = $1 and o.attachments <> '[]'::jsonb and oc.contact_id <> $2
+           and o.attachments @> jsonb_build_array(jsonb_build_object('url', '/v2/uploads/' || u.id || '/content')))`,
+    [accountId, contactId, conversationIds],
+  );
+}

@@ -184,3 +184,9 @@ export async function accountsWithWebhooks(db: Queryable): Promise<string[]> {
 export async function pruneAttempts(db: Queryable, before: Date): Promise<void> {
   await db.query('delete from webhook_attempts where attempted_at < $1', [before]);
 }
+
+/** Drops the pending deliveries of events that were deleted (a person's erasure, src/contacts/erasure.ts). */
+export async function dropDeliveriesOfEvents(db: Queryable, accountId: string, eventIds: number[]): Promise<void> {
+  if (eventIds.length === 0) return;
+  await db.query('delete from webhook_deliveries where account_id = $1 and event_id = any($2::bigint[])', [accountId, eventIds]);
+}
