@@ -4,6 +4,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { SCOPES, type Scope } from './scopes.ts';
 import { startTestApp, type Reply, type TestApp, type TestAccount } from '../test/harness.ts';
 
@@ -74,6 +75,29 @@ function unauthorized(res: Reply): string | undefined {
   if (!/^Bearer\b/.test(String(res.headers['www-authenticate']))) return 'no WWW-Authenticate: Bearer header';
   return undefined;
 }
+
+describe('a refused request with a body', () => {
+  it('gets its 401 at once, and the connection closes instead of waiting for the rest of the body', async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as net.AddressInfo;
+    for (const auth of ['', `Authorization: Bearer ${'x'.repeat(40)}\r\n`]) {
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (data) => (answer += data));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      // Headers announcing a large body, then only its first bytes, as a client dripping it would.
+      socket.write(
+        `POST /v2/contacts HTTP/1.1\r\nHost: test\r\n${auth}Content-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":`,
+      );
+      // A 'close' here, without the client ending its side, is the server closing the connection (the test's own
+      // timeout catches a server that keeps waiting for the body, up to REQUEST_TIMEOUT_MS).
+      await closed;
+      assert.match(answer, /^HTTP\/1\.1 401 /);
+      assert.match(answer, /\r\nconnection: close\r\n/i);
+      assert.match(answer, /"code":"unauthorized"/);
+    }
+  });
+});
 
 describe('authentication on every scoped operation', () => {
   it('finds the operations, each with a known scope', () => {

@@ -69,15 +69,26 @@ describe('failed authentications over HTTP', () => {
     const before = lookups;
     for (let i = 0; i < 5; i++) assertLimited(await from(ip, generateToken()));
     assert.equal(lookups, before);
-    // A missing or malformed header costs no lookup: it is neither counted nor limited.
-    assert.equal(
-      (await from(ip, undefined)).raw.body,
-      '{"code":"unauthorized","message":"Missing bearer token: send Authorization: Bearer <token>"}',
-    );
-    assert.equal(
-      (await t.client().request({ method: 'GET', url: '/v2/agents', headers: { authorization: 'Basic x' }, remoteAddress: ip })).status,
-      401,
-    );
+    // A missing or malformed header is limited too (it costs no lookup either way).
+    assertLimited(await from(ip, undefined));
+    assertLimited(await t.client().request({ method: 'GET', url: '/v2/agents', headers: { authorization: 'Basic x' }, remoteAddress: ip }));
+    assert.equal(lookups, before);
+  });
+
+  it('count a missing or malformed Authorization header as a failure', async () => {
+    const ip = '192.0.2.20';
+    assert.equal((await from(ip, account.token)).status, 200);
+    const missing = await from(ip, undefined);
+    assert.equal(missing.status, 401);
+    assert.equal(missing.raw.body, '{"code":"unauthorized","message":"Missing bearer token: send Authorization: Bearer <token>"}');
+    const malformed = await t
+      .client()
+      .request({ method: 'GET', url: '/v2/agents', headers: { authorization: 'Basic x' }, remoteAddress: ip });
+    assert.equal(malformed.status, 401);
+    assertUnauthorized(await from(ip, generateToken()));
+    assertLimited(await from(ip, undefined));
+    assertLimited(await from(ip, generateToken()));
+    assert.equal((await from(ip, account.token)).status, 200, 'a token working here still passes');
   });
 
   it('leave other addresses alone', async () => {

@@ -14,6 +14,14 @@ declare module 'fastify' {
   }
 }
 
+/** What the failure limiter counts a missing or malformed Authorization header as (no credential ever "works"). */
+const NO_CREDENTIAL = 'no-credential';
+
+/** Whether a request announces a body (Content-Length above 0, or chunked). */
+function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
+  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
+}
+
 const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="chat-service"' });
 
@@ -21,7 +29,7 @@ const unauthorized = (message: string) =>
  * The caller of an `Authorization` header holding a bearer token with at least one
  * of `scopes`, sent from `ip`: 401 for a missing, malformed, unknown or revoked token,
  * 403 when it lacks every one of the scopes, 429 when `ip` has failed too often
- * (docs/behaviour.md §1; unknown and revoked tokens are the failures counted).
+ * (docs/behaviour.md §1; each 401 is a failure counted).
  */
 export async function authenticateBearer(
   verifier: TokenVerifier,
@@ -29,9 +37,15 @@ export async function authenticateBearer(
   ip: string,
   scopes: readonly Scope[],
 ): Promise<Caller> {
-  if (!header) throw unauthorized('Missing bearer token: send Authorization: Bearer <token>');
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized('Malformed Authorization header: expected Bearer <token>');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  if (!match) {
+    // No lookup to pay for, but a failure all the same: a client sending none, again and again, is limited too.
+    verifier.failures.check(ip, NO_CREDENTIAL);
+    verifier.failures.failed(ip, NO_CREDENTIAL);
+    throw unauthorized(
+      header ? 'Malformed Authorization header: expected Bearer <token>' : 'Missing bearer token: send Authorization: Bearer <token>',
+    );
+  }
   const caller = await verifier.verify(match[1], ip);
   if (!caller) throw unauthorized('Unknown or revoked token');
   if (!scopes.some((scope) => caller.scopes.has(scope))) throw new ApiError(403, 'forbidden', `Missing scope ${scopes.join(' or ')}`);
@@ -44,10 +58,17 @@ export async function authenticateBearer(
  */
 export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {
   app.decorate('tokenVerifier', verifier);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const scopes = request.routeOptions.config.scopes;
     if (!scopes) return;
-    request.caller = await authenticateBearer(verifier, request.headers.authorization, request.ip, scopes);
+    try {
+      request.caller = await authenticateBearer(verifier, request.headers.authorization, request.ip, scopes);
+    } catch (error) {
+      // The body of a request refused here is never read: the connection closes after the answer instead of
+      // waiting, up to REQUEST_TIMEOUT_MS, for a body an unauthenticated client may drip (docs/operations.md#slow-clients).
+      if (error instanceof ApiError && hasBody(request.headers)) reply.header('Connection', 'close');
+      throw error;
+    }
   });
 }
 
