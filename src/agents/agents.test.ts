@@ -298,3 +298,22 @@ describe('DELETE /v2/agents/{id} (management)', () => {
     assert.equal((await t.client(account.token).get(`/v2/agents/${agentId}`)).status, 200);
   });
 });
+
+describe('agent ids (issue 18.10)', () => {
+  it("are numbered per account: another account's agents leave no gap, and the numbers say nothing of other accounts", async () => {
+    const a = await t.account();
+    const b = await t.account();
+    const create = async (account: TestAccount, email: string) => {
+      const res = await t.client(account.token).post('/v2/agents', { email });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return res.body.id as string;
+    };
+    const first = await create(a, 'first@example.com');
+    for (let i = 0; i < 5; i++) await create(b, `b${i}@example.com`);
+    const second = await create(a, 'second@example.com');
+    assert.match(first, /^[1-9][0-9]{8}$/, 'a numeric string');
+    assert.equal(Number(second), Number(first) + 1, "B's five agents in between do not show in A's ids");
+    assert.equal((await t.client(a.token).post('/v2/agents', { email: 'second@example.com' })).status, 422);
+    assert.ok(Number(await create(a, 'third@example.com')) > Number(second), 'increasing within the account');
+  });
+});

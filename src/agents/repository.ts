@@ -111,6 +111,18 @@ export const missingAgentIdsSql = (account: string, ids: string) =>
          where not exists (select 1 from agents a where a.account_id = ${account} and a.id = u.id and a.deleted_at is null)
          order by u.ord)`;
 
+/**
+ * Takes `count` agent numbers of account $1, in a CTE: the numbers are `last_number - count + 1` .. `last_number`.
+ * Each account numbers its own agents, from a random 9-digit start, so an agent id tells nothing about how many
+ * agents other accounts create (docs/behaviour.md §1, issue 18.10; migration 182). The row lock it takes serialises
+ * the creation of agents within one account only.
+ */
+const takeAgentNumbersSql = (count: string) =>
+  `insert into agent_numbers as taken (account_id, last_number)
+   values ($1, 100000000 + floor(random() * 800000000)::bigint + ${count})
+   on conflict (account_id) do update set last_number = taken.last_number + ${count}
+   returning last_number`;
+
 export async function insertAgent(
   db: Queryable,
   accountId: string,
@@ -118,7 +130,9 @@ export async function insertAgent(
 ): Promise<string | null> {
   // Conflict on the live-email index: null, so a concurrent duplicate is a 422, not a 500.
   const { rows } = await db.query<{ id: string }>(
-    `insert into agents (account_id, email, full_name, nickname, role, created_at) values ($1, $2, $3, $4, $5, $6)
+    `with n as (${takeAgentNumbersSql('1')})
+     insert into agents (account_id, id, email, full_name, nickname, role, created_at)
+     select $1, n.last_number::text, $2, $3, $4, $5, $6 from n
      on conflict (account_id, lower(email)) where deleted_at is null do nothing
      returning id`,
     [accountId, input.email, input.full_name, input.nickname, input.role, input.created_at],
@@ -147,8 +161,12 @@ export interface HistoryAgent {
 /** Creates, in one statement, the agents whose email is not taken yet; returns every one's id by lower-case email. */
 export async function ensureAgents(db: Queryable, accountId: string, agents: readonly HistoryAgent[]): Promise<Map<string, string>> {
   await db.query(
-    `insert into agents (account_id, email, full_name, nickname, role, created_at)
-     select $1, * from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+    `with n as (${takeAgentNumbersSql('cardinality($2::text[])')})
+     insert into agents (account_id, id, email, full_name, nickname, role, created_at)
+     select $1, (n.last_number - cardinality($2::text[]) + a.ord)::text, a.email, a.full_name, a.nickname, a.role, a.created_at
+     from n, unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[])
+       with ordinality as a (email, full_name, nickname, role, created_at, ord)
+     order by a.ord
      on conflict (account_id, lower(email)) where deleted_at is null do nothing`,
     [
       accountId,

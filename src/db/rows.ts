@@ -52,6 +52,7 @@ export const TABLES = {
     deleted_at: 'timestamptz?',
   },
   agent_groups: { account_id: 'text', agent_id: 'text', group_id: 'text' },
+  agent_numbers: { account_id: 'text', last_number: 'int8' },
   groups: { account_id: 'text', id: 'text', name: 'text', created_at: 'timestamptz' },
   tags: { account_id: 'text', id: 'text', name: 'text', created_at: 'timestamptz' },
   bots: {
