@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import type { Row } from '../db/rows.ts';
+import { SqlParams } from '../db/params.ts';
 import { agentAvailableSql, missingAgentIdsSql, type PresenceAt } from '../agents/repository.ts';
 import { contactExistsSql } from '../contacts/repository.ts';
 import { missingNamedIdsSql } from '../named-resources/repository.ts';
@@ -82,9 +83,9 @@ function columnValues(row: ConversationRow, fields: readonly (keyof Conversation
   return fields.map((field) => (field === 'variables' ? JSON.stringify(row.variables) : row[field]));
 }
 
-/** Inserts the conversations of the JSON array $2 (conversationsJson) into account $1; the table's types decode it. */
-const INSERT_CONVERSATIONS = `insert into conversations (account_id, ${CONVERSATION_COLUMNS})
-  select $1, ${CONVERSATION_COLUMNS} from json_populate_recordset(null::conversations, $2::json)`;
+/** Inserts the conversations of the JSON array `json` (conversationsJson) into `account`; the table's types decode it. */
+const insertConversationsSql = (account: string, json: string) => `insert into conversations (account_id, ${CONVERSATION_COLUMNS})
+  select ${account}, ${CONVERSATION_COLUMNS} from json_populate_recordset(null::conversations, ${json}::json)`;
 
 const conversationsJson = (rows: readonly ConversationRow[]) =>
   JSON.stringify(rows.map((row) => Object.fromEntries(CONVERSATION_FIELDS.map((field) => [field, row[field]]))));
@@ -92,7 +93,7 @@ const conversationsJson = (rows: readonly ConversationRow[]) =>
 /** Inserts `rows` in one statement (the demo history's batches). */
 export async function insertConversations(db: Queryable, accountId: string, rows: readonly ConversationRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await db.query(INSERT_CONVERSATIONS, [accountId, conversationsJson(rows)]);
+  await db.query(insertConversationsSql('$1', '$2'), [accountId, conversationsJson(rows)]);
 }
 
 /** The conversation; with `lock`, its row stays locked until the transaction ends, serialising writers. */
@@ -171,24 +172,22 @@ export interface ReferenceAnswer {
  */
 export async function checkReferences(db: Queryable, accountId: string, check: ReferenceCheck): Promise<ReferenceAnswer> {
   // Only what is asked goes into the query: a create naming a contact and an ext_id plans two lookups, not six.
-  const params: unknown[] = [accountId];
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const p = new SqlParams();
+  const account = p.add(accountId);
+  const param = (value: unknown) => p.add(value);
   const columns: string[] = [];
-  if (check.contactId !== undefined) columns.push(`not ${contactExistsSql('$1', param(check.contactId))} as contact_missing`);
-  if (check.agentIds?.length) columns.push(`${missingAgentIdsSql('$1', param(check.agentIds))} as missing_agent_ids`);
-  if (check.groupId) columns.push(`${missingNamedIdsSql(GROUPS, '$1', param([check.groupId]))} as missing_group_ids`);
-  if (check.tagIds?.length) columns.push(`${missingNamedIdsSql(TAGS, '$1', param(check.tagIds))} as missing_tag_ids`);
+  if (check.contactId !== undefined) columns.push(`not ${contactExistsSql(account, param(check.contactId))} as contact_missing`);
+  if (check.agentIds?.length) columns.push(`${missingAgentIdsSql(account, param(check.agentIds))} as missing_agent_ids`);
+  if (check.groupId) columns.push(`${missingNamedIdsSql(GROUPS, account, param([check.groupId]))} as missing_group_ids`);
+  if (check.tagIds?.length) columns.push(`${missingNamedIdsSql(TAGS, account, param(check.tagIds))} as missing_tag_ids`);
   if (check.extId) {
     const [extId, exceptId] = [param(check.extId.value), param(check.extId.exceptId)];
-    columns.push(`exists (select 1 from conversations where account_id = $1 and ext_id = ${extId}
+    columns.push(`exists (select 1 from conversations where account_id = ${account} and ext_id = ${extId}
                           and (${exceptId}::text is null or id <> ${exceptId})) as ext_id_taken`);
   }
   if (check.availability) {
     const { groupId, presence } = check.availability;
-    columns.push(`${agentAvailableSql('$1', param(groupId), param(presence.at), param(presence.ttlSeconds))} as agent_available`);
+    columns.push(`${agentAvailableSql(account, param(groupId), param(presence.at), param(presence.ttlSeconds))} as agent_available`);
   }
   if (columns.length === 0)
     return { contactMissing: false, missingAgentIds: [], groupMissing: false, missingTagIds: [], extIdTaken: false, agentAvailable: null };
@@ -199,7 +198,7 @@ export async function checkReferences(db: Queryable, accountId: string, check: R
     missing_tag_ids?: string[];
     ext_id_taken?: boolean;
     agent_available?: boolean;
-  }>(`select ${columns.join(', ')}`, params);
+  }>(`select ${columns.join(', ')}`, p.values);
   const row = rows[0];
   return {
     contactMissing: row.contact_missing ?? false,
@@ -265,23 +264,21 @@ export async function writeConversation(
   isNew: boolean,
   messages: readonly NewMessageRow[] = [],
 ): Promise<Message[]> {
-  const params: unknown[] = [accountId];
+  const p = new SqlParams();
+  const account = p.add(accountId);
   let write: string;
   if (isNew) {
-    params.push(conversationsJson([conv]));
-    write = INSERT_CONVERSATIONS;
+    write = insertConversationsSql(account, p.add(conversationsJson([conv])));
   } else {
-    params.push(conv.id, ...columnValues(conv, CHANGEABLE_FIELDS));
-    write = `update conversations set ${CHANGEABLE_FIELDS.map((field, i) => `${field} = $${i + 3}`).join(', ')} where account_id = $1 and id = $2`;
+    const values = columnValues(conv, CHANGEABLE_FIELDS);
+    write = `update conversations set ${CHANGEABLE_FIELDS.map((field, i) => `${field} = ${p.add(values[i])}`).join(', ')}
+             where account_id = ${account} and id = ${p.add(conv.id)}`;
   }
   if (messages.length === 0) {
-    await db.query(write, params);
+    await db.query(write, p.values);
     return [];
   }
-  const param = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  const param = (value: unknown) => p.add(value);
   const column = <T>(pick: (message: NewMessageRow) => T) => param(messages.map(pick));
   // Inserted in ord order, so seq (the tie-breaker of equal times) follows the given order.
   const { rows } = await db.query<MessageRow>(
@@ -289,7 +286,7 @@ export async function writeConversation(
      inserted as (
        insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, content, text, html, attachments,
          is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at)
-       select $1, m.id, ${param(conv.id)}::text, m.type, m.sub_type, m.agent_id, m.content::jsonb, m.content::jsonb ->> 'text', m.content::jsonb ->> 'html',
+       select ${account}, m.id, ${param(conv.id)}::text, m.type, m.sub_type, m.agent_id, m.content::jsonb, m.content::jsonb ->> 'text', m.content::jsonb ->> 'html',
               m.attachments::jsonb, m.is_reply, m.is_first_reply, m.is_offline, m.is_offline_reply, m.response_time, m.group_id, m.created_at
        from unnest(${column((m) => m.id)}::text[], ${column((m) => m.type)}::text[], ${column((m) => m.sub_type)}::text[],
                    ${column((m) => m.agent_id)}::text[], ${column((m) => JSON.stringify(m.content))}::text[],
@@ -303,7 +300,7 @@ export async function writeConversation(
        returning ${MESSAGE_COLUMNS}
      )
      select * from inserted order by seq`,
-    params,
+    p.values,
   );
   return rows.map(toMessage);
 }
