@@ -422,6 +422,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/contacts/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export everything stored about a contact
+         * @description GDPR articles 15 and 20: one JSON document with the contact and every conversation of it, each with all its messages, paths, rating, variables, tags and the metadata and download links of its uploads. Streamed a batch of conversations at a time, so a long history neither times out nor is held in memory; a failure once it has started ends the response early (the JSON is then incomplete).
+         */
+        get: operations["exportContact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/conversations": {
         parameters: {
             query?: never;
@@ -1050,6 +1070,20 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * contact_export
+         * @description Everything stored about the contact (GDPR articles 15 and 20)
+         */
+        contact_export: {
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC with milliseconds
+             */
+            exported_at: string;
+            contact: components["schemas"]["contact"];
+            /** @description Every conversation of the contact (its rating, variables and tags included), in id order */
+            conversations: components["schemas"]["exported_conversation"][];
+        };
         /** contacts_page */
         contacts_page: {
             /** @description Newest first */
@@ -1397,6 +1431,113 @@ export interface components {
             }[];
             /** @description Present on internal errors, to find the log lines */
             request_id?: string;
+        };
+        /** exported_conversation */
+        exported_conversation: {
+            /** @description Conversation id (`co` + 12 characters) */
+            id: string;
+            /** @description The caller's own id, unique per account */
+            ext_id: string | null;
+            /**
+             * @description `pending` (no contact message), `open` (waiting for an agent), `served` (an agent assigned or replied), `closed`
+             * @enum {string}
+             */
+            status: "pending" | "open" | "served" | "closed";
+            /** @description The channel it came through */
+            channel: {
+                /**
+                 * @description Always `default`
+                 * @enum {string}
+                 */
+                type: "default";
+                /** @description Always null */
+                id: null;
+            };
+            /** @description The contact it is with */
+            contact_id: string;
+            /** @description The group it is routed to, or null */
+            group_id: string | null;
+            /** @description Host of the first path recorded; null before any */
+            domain: string | null;
+            /** @description Agents assigned to it */
+            assigned_ids: string[];
+            /** @description Agents who have written in it */
+            agent_ids: string[];
+            /** @description Tag ids */
+            tags: string[];
+            /** @description Flat object of string keys to string, number or boolean values */
+            variables: {
+                [key: string]: unknown;
+            };
+            /** @description The rating, 1, 3 or 5; null when not rated */
+            rating_value: number | null;
+            /** @description The rating's comment */
+            rating_text: string | null;
+            /**
+             * Format: date-time
+             * @description When it was last rated; ISO-8601 UTC with milliseconds
+             */
+            rated_at: string | null;
+            /** @description Its first contact message was offline */
+            is_offline: boolean;
+            /** @description An agent has been assigned or has replied */
+            is_served: boolean;
+            /** @description Contact messages after the last agent message */
+            unread: number;
+            /** @description The latest message (not notes or events); null before any */
+            last_message: {
+                /** @description Its plain text */
+                text: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it was written; ISO-8601 UTC with milliseconds
+                 */
+                created_at: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it started (its earliest message, or its creation); ISO-8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed; ISO-8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it was closed; null while not closed; ISO-8601 UTC with milliseconds
+             */
+            finished_at: string | null;
+            /**
+             * @description Who closed it; null while not closed
+             * @enum {string|null}
+             */
+            close_type: "agent" | "contact" | "inactivity" | null;
+            /** @description Every message, oldest first */
+            messages: components["schemas"]["message"][];
+            /** @description Every path, oldest first */
+            paths: components["schemas"]["path"][];
+            /** @description The uploads its messages attach */
+            uploads: components["schemas"]["exported_upload"][];
+        };
+        /** exported_upload */
+        exported_upload: {
+            /** @description Upload id (`up` + 12 characters) */
+            id: string;
+            /** @description File name */
+            file_name: string;
+            /** @description MIME type as stored */
+            file_type: string;
+            /** @description Bytes */
+            size: number;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC with milliseconds
+             */
+            created_at: string;
+            /** @description Download link: GET it with a `conversations:read` token */
+            url: string;
         };
         /**
          * group
@@ -4656,6 +4797,87 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+        };
+    };
+    exportContact: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Everything stored about the contact (GDPR articles 15 and 20) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["contact_export"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {

@@ -164,3 +164,51 @@ describe('DELETE /v2/contacts/{id}', () => {
     assert.equal(await count('contacts where account_id = $1', [account.accountId]), 0);
   });
 });
+
+describe('GET /v2/contacts/{id}/export', () => {
+  it('streams one JSON document with everything stored about the contact, and nothing of others', async () => {
+    const account = await t.account();
+    const p = await person(account);
+    const token = await t.token(account, ['contacts:read']);
+    const res = await t.client(token).get(`/v2/contacts/${p.contact.id}/export`);
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    assert.match(String(res.headers['content-disposition']), /attachment/);
+    const doc = JSON.parse(res.raw.body);
+    assert.deepEqual(doc.contact, (await t.client(account.token).get(`/v2/contacts/${p.contact.id}`)).body);
+    assert.deepEqual(
+      doc.conversations.map((c: { id: string }) => c.id),
+      [...p.conversations].sort(),
+    );
+    const first = doc.conversations.find((c: { id: string }) => c.id === p.conversations[0]);
+    const full = await t.client(account.token).get(`/v2/conversations/${first.id}?messages=true&paths=true`);
+    assert.deepEqual(first.messages, full.body.messages);
+    assert.deepEqual(first.paths, full.body.paths);
+    assert.equal(first.rating_value, 5);
+    assert.deepEqual(
+      first.uploads.map((u: { id: string; url: string }) => [u.id, u.url]).sort(),
+      [p.own.id, p.shared.id].sort().map((id) => [id, `/v2/uploads/${id}/content`]),
+    );
+    assert.ok(!res.raw.body.includes(p.neighbour.id));
+  });
+
+  it('pages through many conversations', async () => {
+    const account = await t.account();
+    const f = conversationFactory(t, account);
+    const contact = await f.contact();
+    for (let i = 0; i < 5; i++) await f.conversation({ contact_id: contact.id, text: `m${i}` });
+    const { exportContact } = await import('./export.ts');
+    let text = '';
+    for await (const chunk of await exportContact({ db: t.db, now: () => new Date() }, account.accountId, contact.id, 2)) text += chunk;
+    assert.equal(JSON.parse(text).conversations.length, 5);
+  });
+
+  it('answers another account’s or an erased contact as missing, and needs contacts:read', async () => {
+    const account = await t.account();
+    const contact = await conversationFactory(t, account).contact();
+    assert.equal((await t.client((await t.account()).token).get(`/v2/contacts/${contact.id}/export`)).status, 404);
+    assert.equal((await t.client(await t.token(account, ['contacts:write'])).get(`/v2/contacts/${contact.id}/export`)).status, 403);
+    await t.client(account.token).delete(`/v2/contacts/${contact.id}`);
+    assert.equal((await t.client(account.token).get(`/v2/contacts/${contact.id}/export`)).status, 404);
+  });
+});

@@ -3,8 +3,10 @@ import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import { IdParams, OkResponse } from '../http/schemas.ts';
 import { eraseContact } from './erasure.ts';
+import { exportContact } from './export.ts';
 import type { Deps } from '../deps.ts';
-import { Contact, ContactPage, CreateContactBody, FindContactQuery, ListContactsQuery } from './schema.ts';
+import { Readable } from 'node:stream';
+import { Contact, ContactExport, ContactPage, CreateContactBody, FindContactQuery, ListContactsQuery } from './schema.ts';
 import * as contacts from './service.ts';
 
 const tags = ['Contacts'];
@@ -90,6 +92,33 @@ export const contactRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     async (request) => {
       await eraseContact(deps, callerOf(request).accountId, request.params.id);
       return { ok: true as const };
+    },
+  );
+
+  // The export reads a whole history: the heavy lane, like statistics (each batch yields to small requests).
+  const heavyDeps: Deps = { ...deps, db: deps.db.heavy };
+  app.get(
+    '/contacts/:id/export',
+    route({
+      operationId: 'exportContact',
+      summary: 'Export everything stored about a contact',
+      description:
+        'GDPR articles 15 and 20: one JSON document with the contact and every conversation of it, each with all its ' +
+        'messages, paths, rating, variables, tags and the metadata and download links of its uploads. Streamed a batch ' +
+        'of conversations at a time, so a long history neither times out nor is held in memory; a failure once it has ' +
+        'started ends the response early (the JSON is then incomplete).',
+      tags,
+      scope: 'contacts:read',
+      params: IdParams,
+      response: ContactExport,
+      errors: [404],
+    }),
+    async (request, reply) => {
+      const chunks = await exportContact(heavyDeps, callerOf(request).accountId, request.params.id);
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="contact-${request.params.id.replace(/[^\w-]/g, '_')}.json"`)
+        .send(Readable.from(chunks) as never); // a stream of the document the schema describes
     },
   );
 };

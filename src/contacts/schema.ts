@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable, Timestamp } from '../http/schemas.ts';
+import { Conversation, Message, Path } from '../conversations/schema.ts';
 
 export const Contact = Type.Object(
   {
@@ -62,3 +63,36 @@ export const ContactPage = Type.Object(
   { title: 'contacts_page' },
 );
 export type ContactPage = Static<typeof ContactPage>;
+
+const ExportedUpload = Type.Object(
+  {
+    id: Type.String({ description: 'Upload id (`up` + 12 characters)' }),
+    file_name: Type.String({ description: 'File name' }),
+    file_type: Type.String({ description: 'MIME type as stored' }),
+    size: Type.Integer({ description: 'Bytes' }),
+    created_at: Timestamp,
+    url: Type.String({ description: 'Download link: GET it with a `conversations:read` token' }),
+  },
+  { title: 'exported_upload' },
+);
+
+const ExportedConversation = Type.Object(
+  {
+    ...Conversation.properties,
+    messages: Type.Array(Message, { description: 'Every message, oldest first' }),
+    paths: Type.Array(Path, { description: 'Every path, oldest first' }),
+    uploads: Type.Array(ExportedUpload, { description: 'The uploads its messages attach' }),
+  },
+  { title: 'exported_conversation' },
+);
+
+export const ContactExport = Type.Object(
+  {
+    exported_at: Timestamp,
+    contact: Contact,
+    conversations: Type.Array(ExportedConversation, {
+      description: 'Every conversation of the contact (its rating, variables and tags included), in id order',
+    }),
+  },
+  { title: 'contact_export', description: 'Everything stored about the contact (GDPR articles 15 and 20)' },
+);

@@ -562,3 +562,70 @@ export async function deleteConversations(db: Queryable, accountId: string, ids:
     [accountId, ids],
   );
 }
+
+/** An upload attached in a conversation, as a person's export lists it (its download link included). */
+export interface ExportedUpload {
+  id: string;
+  file_name: string;
+  file_type: string;
+  size: number;
+  created_at: string;
+  url: string;
+}
+
+/** One conversation of a person's export (GET /v2/contacts/{id}/export): everything stored about it. */
+export interface ExportedConversation {
+  row: ConversationRow;
+  /** Oldest first, every one. */
+  messages: Message[];
+  paths: Path[];
+  uploads: ExportedUpload[];
+}
+
+/**
+ * Up to `limit` conversations of the contact after id `afterId` (in id order), each with all its messages and paths
+ * and the metadata of the uploads its messages attach, in one query: the export reads a person's history a batch
+ * at a time, never all of it at once.
+ */
+export async function exportContactConversations(
+  db: Queryable,
+  accountId: string,
+  contactId: string,
+  afterId: string | null,
+  limit: number,
+): Promise<ExportedConversation[]> {
+  const all = (table: 'messages' | 'paths', columns: string) =>
+    `(select coalesce(json_agg(r order by r.created_at, r.seq), '[]'::json)
+      from (select ${columns} from ${table} where account_id = c.account_id and conversation_id = c.id) r)`;
+  const { rows } = await db.query<
+    ConversationRow & {
+      all_messages: (MessageRow & { created_at: string })[];
+      all_paths: (PathRow & { created_at: string })[];
+      uploads: ExportedUpload[];
+    }
+  >(
+    `select ${CONVERSATION_FIELDS.map((field) => `c.${field}`).join(', ')},
+            ${all('messages', MESSAGE_COLUMNS)} as all_messages,
+            ${all('paths', PATH_COLUMNS)} as all_paths,
+            (select coalesce(json_agg(json_build_object('id', u.id, 'file_name', u.file_name, 'file_type', u.file_type,
+                      'size', u.size, 'created_at', to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                      'url', '/v2/uploads/' || u.id || '/content') order by u.created_at, u.id), '[]'::json)
+             from uploads u
+             where u.account_id = c.account_id and u.complete
+               and '/v2/uploads/' || u.id || '/content' in (
+                 select a ->> 'url' from messages m cross join lateral jsonb_array_elements(m.attachments) a
+                 where m.account_id = c.account_id and m.conversation_id = c.id and m.attachments <> '[]'::jsonb
+                   and a ->> 'type' = 'upload')) as uploads
+     from conversations c
+     where c.account_id = $1 and c.contact_id = $2 and ($3::text is null or c.id > $3)
+     order by c.id
+     limit $4`,
+    [accountId, contactId, afterId, limit],
+  );
+  return rows.map(({ all_messages: messages, all_paths: paths, uploads, ...row }) => ({
+    row,
+    messages: messages.map((message) => toMessage(withDate(message))),
+    paths: paths.map((path) => toPath(withDate(path))),
+    uploads,
+  }));
+}
