@@ -7611,7 +7611,7 @@ export interface operations {
                 /** @description Only conversations of this group (group id) */
                 group?: string;
                 /** @description Unit of the records: day (default), week (ISO, Monday first) or month */
-                interval?: "day" | "week" | "month";
+                interval?: "day" | "week" | "month" | "";
             };
             header?: never;
             path?: never;
@@ -7715,7 +7715,7 @@ export interface operations {
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
                      * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month" | null;
+                    interval?: "day" | "week" | "month" | "" | null;
                 };
                 "application/json": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
@@ -7736,7 +7736,7 @@ export interface operations {
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
                      * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month" | null;
+                    interval?: "day" | "week" | "month" | "" | null;
                 };
             };
         };
@@ -7843,7 +7843,7 @@ export interface operations {
                 /** @description Only conversations of this group (group id) */
                 group?: string;
                 /** @description Unit of the records: day (default), week (ISO, Monday first) or month */
-                interval?: "day" | "week" | "month";
+                interval?: "day" | "week" | "month" | "";
             };
             header?: never;
             path?: never;
@@ -7947,7 +7947,7 @@ export interface operations {
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
                      * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month" | null;
+                    interval?: "day" | "week" | "month" | "" | null;
                 };
                 "application/json": {
                     /** @description The account's legacy statistics key; required unless a statistics:read bearer token is sent */
@@ -7968,7 +7968,7 @@ export interface operations {
                      * @description Unit of the records: day (default), week (ISO, Monday first) or month
                      * @enum {string|null}
                      */
-                    interval?: "day" | "week" | "month" | null;
+                    interval?: "day" | "week" | "month" | "" | null;
                 };
             };
         };

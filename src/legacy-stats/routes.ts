@@ -90,11 +90,24 @@ const LEGACY_ERRORS: Record<number, string> = {
  */
 function documentedBody(parameters: TObject): TSchema {
   const properties = Object.fromEntries(
-    Object.entries(parameters.properties).map(([name, schema]) => [name, Type.Optional(Nullable(schema))]),
+    Object.entries(parameters.properties).map(([name, schema]) => [name, Type.Optional(Nullable(admittingEmpty(schema)))]),
   );
   return Type.Object(properties, {
     description: 'The parameters, apiKey included; null or empty counts as not given, and unknown parameters are ignored',
   });
+}
+
+/** The query string as the export reads it: an empty value (`from=`) counts as not given, so the document admits it. */
+function admittingEmpty(schema: TSchema): TSchema {
+  const { pattern, enum: values } = schema as { pattern?: string; enum?: string[] };
+  const widened = pattern ? { pattern: `^$|${pattern}` } : values ? { enum: [...values, ''] } : {};
+  return Type.Unsafe({ ...schema, ...widened });
+}
+
+function documentedQuery(parameters: TObject): TSchema {
+  return Type.Object(
+    Object.fromEntries(Object.entries(parameters.properties).map(([name, schema]) => [name, Type.Optional(admittingEmpty(schema))])),
+  );
 }
 
 /** route() with this export's own error body in place of error_payload. */
@@ -121,7 +134,7 @@ function legacyRoute<P extends TObject, R extends TSchema>(doc: {
             'application/json': documentedBody(doc.parameters),
           },
         }
-      : {}),
+      : { documentedQuery: documentedQuery(doc.parameters) }),
   });
   const statuses = doc.in === 'body' ? [400, 401, 403, 413, 415, 429, 500, 503] : [400, 401, 403, 429, 500, 503];
   const errors = statuses.map((status) => [

@@ -17,6 +17,7 @@ import type { Scope } from '../auth/scopes.ts';
 import { randomString } from '../ids.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { measuredDb } from '../metrics/db.ts';
+import { installContractCheck, takeMismatches, useDocument } from './contract.ts';
 
 export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
@@ -128,7 +129,10 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const clock = new TestClock();
   const deps: Deps = { db, config, now: clock.now, metrics };
   const app = await buildApp(deps, { logger: false });
+  // Every exchange is checked against the document the app serves (src/test/contract.ts).
+  installContractCheck(app);
   await app.ready();
+  useDocument(JSON.parse((await app.inject({ method: 'GET', url: '/v2/openapi.json' })).body));
 
   const send = async (options: RequestOptions) => {
     const raw = await app.inject({
@@ -178,6 +182,10 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       await app.close();
       await db.close();
       await opened.drop();
+      const mismatches = takeMismatches();
+      if (mismatches.length > 0) {
+        throw new Error(`Responses or 2xx requests that disagree with /v2/openapi.json (src/test/contract.ts):\n${mismatches.join('\n')}`);
+      }
     },
   };
 }
