@@ -47,7 +47,8 @@ function startStreamedUpload(account: TestAccount): { body: PassThrough; reply: 
       method: 'POST',
       url: '/v2/uploads?file_name=s.pdf',
       payload: body,
-      headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/pdf' },
+      // A stream without Content-Length is sent chunked, as a client would say.
+      headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/pdf', 'transfer-encoding': 'chunked' },
     })
     .then((raw) => ({ status: raw.statusCode, body: raw.json(), headers: raw.headers, raw }) as Reply);
   return { body, reply };

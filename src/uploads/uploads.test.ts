@@ -195,6 +195,7 @@ describe('POST /v2/uploads', () => {
         payload: body,
         headers: {
           authorization: `Bearer ${account.token}`,
+          'transfer-encoding': 'chunked',
           'content-type': kind === 'raw' ? 'application/octet-stream' : `multipart/form-data; boundary=${BOUNDARY}`,
         },
       });
