@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer, type AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { migrationFiles } from './db/migrate.ts';
-import { openDb } from './db/db.ts';
 import { engine } from './test/harness.ts';
-import { freshStorage, runCli, startServe, type Finished, type Storage } from './test/processes.ts';
+import { freshStorage, openStorage, runCli, startServe, type Finished, type Storage } from './test/processes.ts';
 
 function json(result: Finished) {
   assert.equal(result.code, 0, result.stderr);
@@ -171,7 +170,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       assert.ok(!result.stderr.includes('\u001b['), 'no terminal escape codes');
       assert.match(result.stdout, /^Wrote 30 conversations/m);
       // ANALYZE sets the planner's row estimates (reltuples stays -1 on a table never analyzed).
-      const db = await openDb({ dataDir: fresh.env.DATA_DIR, databaseUrl: fresh.env.DATABASE_URL });
+      const db = await openStorage(fresh);
       try {
         const { rows } = await db.query<{ reltuples: number }>("select reltuples from pg_class where relname = 'messages'");
         assert.ok(rows[0].reltuples > 0, `messages reltuples ${rows[0].reltuples}`);
@@ -195,7 +194,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
           { DATABASE_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' },
           /^chat-service: Cannot use the database 127\.0\.0\.1:1\/chat \(DATABASE_URL\): .*ECONNREFUSED/,
         ],
-        [['serve'], { DATABASE_URL: '', DATA_DIR: 'memory', PORT: busyPort }, /^chat-service: listen EADDRINUSE/],
+        [['serve'], { DATABASE_URL: '', DATABASE_DIRECT_URL: '', DATA_DIR: 'memory', PORT: busyPort }, /^chat-service: listen EADDRINUSE/],
         [
           ['migrate'],
           { DATABASE_URL: '', DATABASE_DIRECT_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' },

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { openDb, POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError, SATURATED_AFTER_MS } from './db.ts';
 import { isBegin } from './pglite-thread.ts';
 import { serialize } from 'pg-protocol';
-import { freshStorage, tempDataDir } from '../test/processes.ts';
+import { freshStorage, openStorage, tempDataDir } from '../test/processes.ts';
 import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
 
@@ -278,7 +278,7 @@ it('a forced close does not wait for a running statement on PostgreSQL either', 
   if (t.db.engine !== 'postgres') return test.skip('PostgreSQL');
   const storage = await freshStorage();
   try {
-    const db = await openDb({ databaseUrl: storage.env.DATABASE_URL });
+    const db = await openStorage(storage);
     const running = db.query('select pg_sleep(600)').catch(() => undefined);
     await sleep(200);
     await db.close({ force: AbortSignal.timeout(100) });

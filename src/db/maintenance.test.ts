@@ -1,8 +1,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine, startTestApp, type TestApp } from '../test/harness.ts';
-import { freshStorage, startServe } from '../test/processes.ts';
-import { openDb, type Db, type Queryable } from './db.ts';
+import { engine, startTestApp, testDatabaseUrls, type TestApp } from '../test/harness.ts';
+import { freshStorage, openStorage, startServe } from '../test/processes.ts';
+import { openDb, type Db, type DbOptions, type Queryable } from './db.ts';
 import { migrate } from './migrate.ts';
 import { createAccount } from '../accounts/service.ts';
 import { maintainTables, maintenanceSettings, maintenanceWarning, type MaintenanceSettings } from './maintenance.ts';
@@ -44,7 +44,7 @@ async function insertTags(db: Db, count: number): Promise<string> {
 
 it('leaves the empty tables of a new database unanalyzed after migrating it, so the planner does not take them for small ones', async () => {
   const storage = await freshStorage();
-  const db = await openDb({ databaseUrl: storage.env.DATABASE_URL, dataDir: storage.env.DATA_DIR });
+  const db = await openStorage(storage);
   try {
     await migrate(db);
     // reltuples -1: never analyzed, planned as at least 10 pages; 0 would be "known empty".
@@ -109,7 +109,7 @@ it("with the server's autovacuum on, maintains only the tables whose own autovac
 
 it('analyzes a grown table, so connections plan again the foreign-key checks they planned while it was empty', async () => {
   const storage = await freshStorage();
-  const db = await openDb({ databaseUrl: storage.env.DATABASE_URL, dataDir: storage.env.DATA_DIR });
+  const db = await openStorage(storage);
   try {
     await migrate(db);
     const { account_id: accountId } = await createAccount({ db, now: () => new Date() });
@@ -154,7 +154,7 @@ it('analyzes a grown table, so connections plan again the foreign-key checks the
 
 describe('two instances on one database', { skip: engine === 'pglite' && 'PGlite: one process per data directory' }, () => {
   it('analyze each due table once between them', async () => {
-    const second = await openDb({ databaseUrl: await databaseUrlOf(t.db) });
+    const second = await openDb(await databaseOf(t.db));
     try {
       await insertTags(t.db, 300);
       const settings = await maintenanceSettings(t.db);
@@ -167,11 +167,10 @@ describe('two instances on one database', { skip: engine === 'pglite' && 'PGlite
   });
 });
 
-/** The URL of the database `db` is connected to, on the test server. */
-async function databaseUrlOf(db: Queryable): Promise<string> {
-  const url = new URL(process.env.TEST_DATABASE_URL as string);
-  url.pathname = `/${(await db.query<{ name: string }>('select current_database() as name')).rows[0]!.name}`;
-  return url.toString();
+/** The test server's database `db` is connected to, as a second instance would open it. */
+async function databaseOf(db: Queryable): Promise<DbOptions> {
+  const { url, directUrl } = testDatabaseUrls((await db.query<{ name: string }>('select current_database() as name')).rows[0]!.name);
+  return { databaseUrl: url, directUrl, preparedStatements: url === directUrl };
 }
 
 it('serve logs the maintenance warning once at start when the server runs without autovacuum, and none on PGlite', async () => {

@@ -2,14 +2,17 @@
  * Test harness: one real app on one real, migrated database per test file.
  * TEST_ENGINE=pglite (default) uses an in-memory PGlite; TEST_ENGINE=postgres
  * creates a fresh database on the server named by TEST_DATABASE_URL and drops it
- * afterwards. Tests isolate themselves by creating their own accounts.
+ * afterwards. With TEST_DATABASE_DIRECT_URL too, TEST_DATABASE_URL may be a pooler
+ * (PgBouncer in transaction mode, scripts/with-pgbouncer.ts): databases are created,
+ * migrated and LISTENed to directly, and statements go through the pooler, as
+ * DATABASE_URL and DATABASE_DIRECT_URL do in production. Tests isolate themselves by creating their own accounts.
  */
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig, type Config } from '../config.ts';
-import { openDb, type Db } from '../db/db.ts';
-import { migrate } from '../db/migrate.ts';
+import { openDb, type Db, type DbOptions } from '../db/db.ts';
+import { migrateDirect } from '../db/migrate.ts';
 import type { Deps } from '../deps.ts';
 import { createAccount } from '../accounts/service.ts';
 import { createToken } from '../tokens/service.ts';
@@ -36,18 +39,34 @@ export class TestClock {
   }
 }
 
-async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise<void> }> {
+/**
+ * The test server's database `name`: `url` for statements (TEST_DATABASE_URL, perhaps a pooler) and
+ * `directUrl` (TEST_DATABASE_DIRECT_URL, else the same) for creating databases, LISTEN and migrations.
+ * Without `name`, the server's maintenance database as the URLs give it.
+ */
+export function testDatabaseUrls(name?: string): { url: string; directUrl: string } {
+  const pooled = process.env.TEST_DATABASE_URL;
+  if (!pooled) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
+  const withName = (raw: string) => {
+    const url = new URL(raw);
+    if (name !== undefined) url.pathname = `/${name}`;
+    return url.toString();
+  };
+  return { url: withName(pooled), directUrl: withName(process.env.TEST_DATABASE_DIRECT_URL || pooled) };
+}
+
+async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise<void>; options: DbOptions }> {
   const bounds = {
     heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
     lockTimeoutMs: config.dbLockTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
   };
   if (engine === 'pglite') {
-    const db = await openDb({ dataDir: 'memory', ...bounds });
-    return { db, drop: async () => undefined };
+    const options = { dataDir: 'memory', ...bounds };
+    const db = await openDb(options);
+    return { db, drop: async () => undefined, options };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
+  const adminUrl = testDatabaseUrls().directUrl;
   const name = `cs_test_${process.pid}_${randomString(6)
     .toLowerCase()
     .replace(/[^a-z0-9]/g, 'x')}`;
@@ -55,11 +74,12 @@ async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDb({ databaseUrl: url.toString(), ...bounds });
+  const { url, directUrl } = testDatabaseUrls(name);
+  const options = { databaseUrl: url, directUrl, preparedStatements: url === directUrl, ...bounds };
+  const db = await openDb(options);
   return {
     db,
+    options,
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
@@ -125,7 +145,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
   const opened = await openTestDb(config);
   const metrics = createMetrics();
   const db = measuredDb(opened.db, metrics);
-  await migrate(db);
+  await migrateDirect(db, opened.options);
   const clock = new TestClock();
   const deps: Deps = { db, config, now: clock.now, metrics };
   const app = await buildApp(deps, { logger: false });

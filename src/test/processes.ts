@@ -8,8 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { engine } from './harness.ts';
+import { engine, testDatabaseUrls } from './harness.ts';
 import { randomString } from '../ids.ts';
+import { loadConfig } from '../config.ts';
+import { dbOptionsOf, openDb, type Db } from '../db/db.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'bin/chat-service.js');
@@ -35,7 +37,17 @@ export function tempDataDir(): Storage {
 /** Fresh storage on the engine under test: a data directory, or a new PostgreSQL database. */
 export async function freshStorage(): Promise<Storage> {
   if (engine === 'pglite') return tempDataDir();
-  return freshPostgresDatabase(process.env.TEST_DATABASE_URL as string, 'cs_proc');
+  // Created on the direct connection; with a pooler in front (TEST_DATABASE_DIRECT_URL set), served through it.
+  const { url, directUrl } = testDatabaseUrls();
+  const storage = await freshPostgresDatabase(directUrl, 'cs_proc');
+  if (url === directUrl) return storage;
+  const name = new URL(storage.env.DATABASE_URL).pathname.slice(1);
+  return { ...storage, env: { DATABASE_URL: testDatabaseUrls(name).url, DATABASE_DIRECT_URL: storage.env.DATABASE_URL } };
+}
+
+/** The database of `storage`, opened as the CLI opens it (through DATABASE_URL, named statements only when direct). */
+export function openStorage(storage: Storage): Promise<Db> {
+  return openDb(dbOptionsOf(loadConfig(storage.env), false));
 }
 
 /** A new database on the server `adminUrl` names (`<prefix>_<pid>_<random>`), dropped by `cleanup`. */
@@ -60,7 +72,7 @@ export async function freshPostgresDatabase(adminUrl: string, prefix: string): P
 
 function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
   // Only what the test gives: no DATABASE_URL or DATA_DIR leaking in from the caller's shell.
-  const { DATABASE_URL: _url, DATA_DIR: _dir, PORT: _port, HOST: _host, ...inherited } = process.env;
+  const { DATABASE_URL: _url, DATABASE_DIRECT_URL: _direct, DATA_DIR: _dir, PORT: _port, HOST: _host, ...inherited } = process.env;
   return spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, LOG_LEVEL: 'info', ...env }, stdio: 'pipe' });
 }
 
