@@ -267,9 +267,11 @@ function checkRequest(c: Contract, name: string, operation: Operation, exchange:
   });
   const body = exchange.requestBody;
   const contentType = mediaType(exchange.requestHeaders['content-type']);
-  // A body the handler reads itself (a multipart upload) is not in request.body: its headers tell.
+  // A body the handler reads itself (an upload, streamed) is not in request.body: its headers tell; with a
+  // Content-Type, even an empty one is a body (an empty file).
   const length = Number(exchange.requestHeaders['content-length'] ?? 0);
-  const streamed = exchange.requestHeaders['transfer-encoding'] !== undefined || length > 0;
+  const streamed =
+    exchange.requestHeaders['transfer-encoding'] !== undefined || length > 0 || (contentType !== '' && operation.requestBody !== undefined);
   const present = body === undefined ? streamed : body !== null && !(Buffer.isBuffer(body) && body.length === 0);
   if (!operation.requestBody) {
     // An empty object carries nothing: the service takes it as no body (docs/behaviour.md §2).
