@@ -51,8 +51,14 @@ describe('the settled horizon', () => {
       recordEvent(tx, account.accountId, new Date(), 'conversation.updated', { marker: 'x' }, 'coX'),
     );
     const horizon = new EventHorizon();
-    for (let step = 0; step < 20; step++) await horizon.advance(db);
-    assert.equal(counts.steps, 20);
+    // Another test file's open transaction (the suite shares the server) holds the horizon back while it lasts:
+    // step until the event settles, within a bound that only keeps a broken horizon from hanging the test.
+    const deadline = Date.now() + 30_000;
+    while (horizon.settled < id && Date.now() < deadline) {
+      await horizon.advance(db);
+      if (horizon.settled < id) await sleep(20);
+    }
+    assert.ok(counts.steps >= 1, `${counts.steps} steps`);
     assert.equal(counts.xids, 0, 'no step assigned a transaction id');
     assert.ok(horizon.settled >= id, 'the committed event is settled');
     assert.ok((await settledEventId(db)) >= id);
