@@ -1044,7 +1044,10 @@ export interface components {
              */
             updated_at: string;
         };
-        /** contact */
+        /**
+         * contact
+         * @description A person who chats with the account, as GET /v2/contacts/{id} returns it
+         */
         contact: {
             /**
              * @description `ct` + 12 characters
@@ -4463,7 +4466,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The contact */
+            /** @description A person who chats with the account, as GET /v2/contacts/{id} returns it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4570,7 +4573,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The contact */
+            /** @description A person who chats with the account, as GET /v2/contacts/{id} returns it */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4650,7 +4653,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The contact */
+            /** @description A person who chats with the account, as GET /v2/contacts/{id} returns it */
             200: {
                 headers: {
                     [name: string]: unknown;

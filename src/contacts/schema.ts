@@ -12,7 +12,7 @@ export const Contact = Type.Object(
     created_at: Timestamp,
     updated_at: { ...Timestamp, description: 'Last change; decides which of several e-mail matches /contacts/find returns' },
   },
-  { title: 'contact' },
+  { title: 'contact', description: 'A person who chats with the account, as GET /v2/contacts/{id} returns it' },
 );
 export type Contact = Static<typeof Contact>;
 
