@@ -2128,6 +2128,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description A query, path parameter or body the operation does not allow (`invalid_arguments`); `errors` names each */
+        invalid_arguments: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error_payload"];
+            };
+        };
         /** @description A method this path does not have (`method_not_allowed`); Allow lists those it has */
         method_not_allowed: {
             headers: {
@@ -2285,6 +2294,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -2899,6 +2909,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -3169,6 +3180,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -3452,6 +3464,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -3733,6 +3746,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -4095,6 +4109,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {
@@ -6915,6 +6930,7 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
             /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
             429: {
                 headers: {

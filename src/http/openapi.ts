@@ -68,7 +68,14 @@ const errorContent = (description: string) => ({
  * parameter) and the 405 of a method the path does not have. One shared response each, referenced
  * by every operation they can happen to (414: those with a path parameter).
  */
-const SHARED_RESPONSES: Record<string, { status: number; response: Json; pathParameters?: true }> = {
+const SHARED_RESPONSES: Record<string, { status: number; response: Json; pathParameters?: true; v2?: true }> = {
+  // Any /v2 operation refuses a query, path or body its schema does not allow, a GET with a JSON body included;
+  // operations that describe their own 422 keep it. (The legacy export answers 400 invalid_parameters instead.)
+  invalid_arguments: {
+    status: 422,
+    response: errorContent('A query, path parameter or body the operation does not allow (`invalid_arguments`); `errors` names each'),
+    v2: true,
+  },
   method_not_allowed: {
     status: 405,
     response: {
@@ -102,6 +109,7 @@ export function finishDocument(openapiObject: Json): Json {
       const responses = (operation.responses ??= {});
       for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
         if (shared.pathParameters && !path.includes('{')) continue;
+        if (shared.v2 && !path.startsWith('/v2/')) continue;
         (responses as Record<string, unknown>)[shared.status] ??= { $ref: `#/components/responses/${name}` };
       }
       operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
