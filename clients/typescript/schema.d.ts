@@ -2137,6 +2137,17 @@ export interface components {
                 "application/json": components["schemas"]["error_payload"];
             };
         };
+        /** @description The database is busy (`service_unavailable`): a lock or statement took longer than DB_LOCK_TIMEOUT_MS or DB_STATEMENT_TIMEOUT_MS; nothing was written, retry */
+        service_unavailable: {
+            headers: {
+                /** @description Seconds to wait before retrying */
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["error_payload"];
+            };
+        };
         /** @description A method this path does not have (`method_not_allowed`); Allow lists those it has */
         method_not_allowed: {
             headers: {
@@ -2314,6 +2325,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createAgent: {
@@ -2442,6 +2454,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     getAgent: {
@@ -2523,6 +2536,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     deleteAgent: {
@@ -2631,6 +2645,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     updateAgent: {
@@ -2749,6 +2764,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     pingAgent: {
@@ -2869,6 +2885,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     getAccount: {
@@ -2929,6 +2946,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     updateAccount: {
@@ -3033,6 +3051,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     rotateApiKey: {
@@ -3140,6 +3159,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listTokens: {
@@ -3200,6 +3220,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createToken: {
@@ -3316,6 +3337,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     revokeToken: {
@@ -3424,6 +3446,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listGroups: {
@@ -3484,6 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createGroup: {
@@ -3598,6 +3622,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     deleteGroup: {
@@ -3706,6 +3731,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listTags: {
@@ -3766,6 +3792,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createTag: {
@@ -3880,6 +3907,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     deleteTag: {
@@ -3988,6 +4016,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     getBotTrigger: {
@@ -4069,6 +4098,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listBots: {
@@ -4129,6 +4159,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createBot: {
@@ -4268,6 +4299,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     deleteBot: {
@@ -4376,6 +4408,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listContacts: {
@@ -4451,6 +4484,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createContact: {
@@ -4574,6 +4608,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     findContactByEmail: {
@@ -4654,6 +4689,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     getContact: {
@@ -4735,6 +4771,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     eraseContact: {
@@ -4843,6 +4880,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     exportContact: {
@@ -4924,6 +4962,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createConversation: {
@@ -5087,6 +5126,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     findConversationByExtId: {
@@ -5167,6 +5207,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     getConversation: {
@@ -5255,6 +5296,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     updateConversation: {
@@ -5378,6 +5420,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     assignAgent: {
@@ -5495,6 +5538,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     unassignAgent: {
@@ -5612,6 +5656,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     closeConversation: {
@@ -5720,6 +5765,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listMessages: {
@@ -5806,6 +5852,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     sendMessage: {
@@ -5955,6 +6002,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listPaths: {
@@ -6041,6 +6089,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     addPath: {
@@ -6170,6 +6219,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     rateConversation: {
@@ -6302,6 +6352,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     searchConversations: {
@@ -6587,6 +6638,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     downloadUpload: {
@@ -6676,6 +6728,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     getStatistics: {
@@ -6890,6 +6943,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listWebhooks: {
@@ -6950,6 +7004,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     createWebhook: {
@@ -7071,6 +7126,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     deleteWebhook: {
@@ -7179,6 +7235,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     rotateWebhookSecret: {
@@ -7311,6 +7368,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     listWebhookDeliveries: {
@@ -7392,6 +7450,7 @@ export interface operations {
                     "application/json": components["schemas"]["error_payload"];
                 };
             };
+            503: components["responses"]["service_unavailable"];
         };
     };
     exportLegacyTotals: {

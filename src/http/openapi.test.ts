@@ -132,12 +132,14 @@ describe('the served OpenAPI document', () => {
       assert.equal(responses['414'] !== undefined, name.includes('{'), `${name} 414`);
       // The fuzz test found GET /v2/bots answering an undeclared 422 (a GET with a JSON body).
       assert.equal(responses['422'] !== undefined, name.includes(' /v2/'), `${name} 422`);
+      if (name.includes(' /v2/')) assert.ok(responses['503'], `${name} 503`);
     }
     assert.deepEqual(Object.keys(doc.components.responses).sort(), [
       'headers_too_large',
       'invalid_arguments',
       'method_not_allowed',
       'request_timeout',
+      'service_unavailable',
       'uri_too_long',
     ]);
   });

@@ -76,6 +76,18 @@ const SHARED_RESPONSES: Record<string, { status: number; response: Json; pathPar
     response: errorContent('A query, path parameter or body the operation does not allow (`invalid_arguments`); `errors` names each'),
     v2: true,
   },
+  // On PostgreSQL any /v2 request can wait on a row lock or a slow statement past DB_LOCK_TIMEOUT_MS or
+  // DB_STATEMENT_TIMEOUT_MS (docs/api.md); operations that describe their own 503 keep it.
+  service_unavailable: {
+    status: 503,
+    response: {
+      ...errorContent(
+        'The database is busy (`service_unavailable`): a lock or statement took longer than DB_LOCK_TIMEOUT_MS or DB_STATEMENT_TIMEOUT_MS; nothing was written, retry',
+      ),
+      headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'string' } } },
+    },
+    v2: true,
+  },
   method_not_allowed: {
     status: 405,
     response: {
