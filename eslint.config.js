@@ -51,4 +51,57 @@ export default tseslint.config(
       ),
     },
   },
+  {
+    // The inbox's browser modules.
+    files: ['src/inbox/public/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'location',
+          'history',
+          'sessionStorage',
+          'localStorage',
+          'fetch',
+          'requestAnimationFrame',
+          'AbortController',
+          'TextDecoder',
+          'URL',
+          'Blob',
+          'Option',
+          'Node',
+          'DOMParser',
+          'Notification',
+          'AudioContext',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+          'clearInterval',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
+    // The chat widget's script (a classic script run on other sites' pages).
+    files: ['src/widget/public/**/*.js'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'window',
+          'document',
+          'localStorage',
+          'fetch',
+          'performance',
+          'AbortController',
+          'Blob',
+          'CSSStyleSheet',
+          'TextDecoder',
+          'setTimeout',
+          'clearTimeout',
+          'setInterval',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 );

@@ -8,7 +8,9 @@
  * Prints one Markdown table (bench/http/harness.ts) with the targets of docs/benchmarks.md.
  *
  *   BENCH_ENGINES=postgres,pglite   engines to run (default both)
- *   BENCH_CASES=throughput,sustained,contention   cases to run (default all; contention: bench/http/contention.ts)
+ *   BENCH_CASES=throughput,sustained,contention,pooler,search-index   cases to run (default all; contention: bench/http/contention.ts;
+ *                                 pooler, PostgreSQL only: through PgBouncer against direct, bench/http/pooler.ts;
+ *                                 search-index: with the full-text columns against without, bench/http/search-index.ts)
  *   BENCH_DURATION=10               seconds per measurement
  *   BENCH_WARMUP=60                 seconds of creates that grow the database before the measurements
  *   BENCH_SUSTAINED_SECONDS=100, BENCH_SUSTAINED_WINDOW=20   the sustained run and its windows
@@ -19,6 +21,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { benchContention } from './http/contention.ts';
+import { benchPooler } from './http/pooler.ts';
+import { benchSearchIndex } from './http/search-index.ts';
 import { benchSustained, sustainedRows } from './http/sustained.ts';
 import {
   call,
@@ -175,7 +179,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
   }
 }
 
-const CASES = (process.env.BENCH_CASES ?? 'throughput,sustained,contention').split(',');
+const CASES = (process.env.BENCH_CASES ?? 'throughput,sustained,contention,pooler,search-index').split(',');
 const rows: Row[] = [];
 for (const engine of ENGINES) {
   if (CASES.includes('throughput')) rows.push(...(await benchEngine(engine)));
@@ -191,6 +195,17 @@ for (const engine of ENGINES) {
     const { heavy, ...row } = await benchContention(engine);
     rows.push(row);
     notes.push(`${engine}: meanwhile ${heavy}`);
+  }
+  if (CASES.includes('search-index')) {
+    rows.push(...(await benchSearchIndex(engine)));
+    notes.push(
+      `${engine}: search-index rows: "baseline" is the same service on storage without the full-text columns, two rounds averaged`,
+    );
+  }
+  if (CASES.includes('pooler') && engine === 'postgres') {
+    const { rows: pooled, note } = await benchPooler();
+    rows.push(...pooled);
+    notes.push(note);
   }
 }
 printTable(rows);

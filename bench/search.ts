@@ -2,7 +2,7 @@
  * `npm run bench:search`: POST /v2/conversations/search (issue 23.5) against the same SQL statements run bare (the
  * search repository called directly, outside the heavy lane and HTTP), on the statistics benchmark's dataset.
  *
- * Environment: BENCH_CONVERSATIONS, BENCH_RUNS (default 20), BENCH_ENGINES, BENCH_DATABASE_URL as for bench:stats
+ * Environment: BENCH_CONVERSATIONS, BENCH_RUNS (default 200: a p95 of 20 runs is one run), BENCH_ENGINES, BENCH_DATABASE_URL as for bench:stats
  * (bench/dataset.ts builds or reuses the dataset).
  */
 import { buildApp } from '../src/app.ts';
@@ -14,7 +14,7 @@ import { searchConversations, snippets, type SearchFilters } from '../src/search
 import type { SearchBody } from '../src/search/schema.ts';
 import { SIZE, ensureDataset, openBenchDb, percentile } from './dataset.ts';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP_RUNS = 3;
 const ENGINES = (process.env.BENCH_ENGINES ?? 'pglite,postgres').split(',').map((name) => name.trim());
 

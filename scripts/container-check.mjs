@@ -4,7 +4,9 @@
 //
 // 1. lints the runtime stage: a Node 22 base, a non-root USER, the data VOLUME, the exact CMD,
 //    a HEALTHCHECK on /healthz; and that compose's instances are the ones nginx balances, trusting
-//    X-Forwarded-For from nginx's address (TRUST_PROXY), which nginx sends;
+//    X-Forwarded-For from nginx's address (TRUST_PROXY), which nginx sends; that compose describes the deployed
+//    topology (PgBouncer in transaction mode, a pg_basebackup -R replica, DATABASE_URL/DIRECT_URL/READ_URL, one
+//    IDEMPOTENCY_SECRET), and that `npm run test:topology` takes its nginx file and settings from compose;
 // 2. copies what the stage COPYs (package files, dist/, bin/) into a temporary directory and
 //    installs the production dependencies there as the stage does (`npm ci --omit=dev ...`);
 // 3. starts the CMD there with the stage's ENV (on 127.0.0.1, a free port, a fresh DATA_DIR),
@@ -18,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clearTimeout, setTimeout } from 'node:timers';
+import { composeTopology } from './compose-topology.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const EXPECTED_CMD = ['node', 'bin/chat-service.js', 'serve'];
@@ -97,9 +100,14 @@ check(healthCmd.join(' ').includes('/healthz'), 'HEALTHCHECK must probe /healthz
 
 // compose.yaml's instances are the ones nginx balances (a rename must reach both).
 const compose = readFileSync(path.join(ROOT, 'compose.yaml'), 'utf8');
+const topology = composeTopology(compose);
+check(
+  topology.nginxConfig === 'deploy/nginx.conf',
+  `compose must mount deploy/nginx.conf as nginx's conf.d/default.conf, got ${topology.nginxConfig}`,
+);
 const nginx = readFileSync(path.join(ROOT, 'deploy/nginx.conf'), 'utf8');
-const instances = [...compose.matchAll(/^ {2}([\w-]+):\n {4}<<: \*chat-service/gm)].map((m) => m[1]);
-const upstreams = [...nginx.matchAll(/^\s*server ([\w-]+):8080;/gm)].map((m) => m[1]);
+const instances = topology.instances;
+const upstreams = [...nginx.matchAll(/^\s*server ([\w-]+):8080\b[^;]*;/gm)].map((m) => m[1]);
 check(instances.length >= 2, 'compose.yaml must run at least two instances (<<: *chat-service)');
 check(JSON.stringify(instances) === JSON.stringify(upstreams), `nginx upstreams ${upstreams} differ from compose instances ${instances}`);
 check(/location \/v2\/events \{[^}]*proxy_buffering off;/.test(nginx), 'nginx must not buffer /v2/events (Server-Sent Events)');
@@ -115,6 +123,43 @@ check(
   subnet !== undefined && nginxAddress?.startsWith(`${subnet}.`),
   `nginx's ipv4_address (${nginxAddress}) must be in the default network's /24 (${subnet}.0)`,
 );
+// The deployed topology (docs/operations.md "The topology test"): statements through PgBouncer in transaction mode,
+// LISTEN and migrations on the primary, heavy reads on the streaming replica, one idempotency secret for all.
+const host = (url) => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return undefined;
+  }
+};
+const chatEnv = topology.chatEnvironment;
+check(host(chatEnv.DATABASE_URL) === 'pgbouncer', `the instances' DATABASE_URL must be the pgbouncer service, got ${chatEnv.DATABASE_URL}`);
+check(
+  host(chatEnv.DATABASE_DIRECT_URL) === 'postgres',
+  `DATABASE_DIRECT_URL must be the postgres service, got ${chatEnv.DATABASE_DIRECT_URL}`,
+);
+check(host(chatEnv.DATABASE_READ_URL) === 'replica', `DATABASE_READ_URL must be the replica service, got ${chatEnv.DATABASE_READ_URL}`);
+check(
+  Boolean(chatEnv.IDEMPOTENCY_SECRET),
+  'the instances must share one IDEMPOTENCY_SECRET (a retried Idempotency-Key replays on any instance)',
+);
+check(topology.pgbouncer.POOL_MODE === 'transaction', `pgbouncer must pool in transaction mode, got ${topology.pgbouncer.POOL_MODE}`);
+check(host(topology.pgbouncer.DATABASE_URL) === 'postgres', 'pgbouncer must pool the postgres service');
+check(
+  topology.replica.some((line) => /pg_basebackup -h postgres .*-R\b/.test(line)),
+  'the replica service must start from pg_basebackup -R of the postgres service',
+);
+// The topology test runs what compose describes: it takes the nginx file, the instances and their settings from it.
+const topologyTest = readFileSync(path.join(ROOT, 'scripts/test-topology.ts'), 'utf8');
+for (const used of [
+  'composeTopology()',
+  'compose.nginxConfig',
+  'compose.chatEnvironment',
+  'compose.instances',
+  'compose.pgbouncer.POOL_MODE',
+]) {
+  check(topologyTest.includes(used), `scripts/test-topology.ts must take ${used} from compose.yaml (scripts/compose-topology.mjs)`);
+}
 check(/^\s*proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/m.test(nginx), 'nginx must send X-Forwarded-For');
 check(/^\s*proxy_set_header X-Forwarded-Proto \$scheme;/m.test(nginx), 'nginx must send X-Forwarded-Proto');
 

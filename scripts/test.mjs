@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { browserTestsDecision, skippedLine, usesBrowser } from './browser-tests.mjs';
+import { suiteTestFiles } from './test-files.mjs';
 
 function run(command, args, env = {}) {
   console.log(
@@ -21,17 +22,8 @@ function run(command, args, env = {}) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 
-function testFiles(dir) {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(full);
-    return entry.name.endsWith('.test.ts') ? [full] : [];
-  });
-}
-
 const only = process.argv.slice(2);
-// The server's tests, and the clients' (clients/typescript runs its generated client against the server).
-const files = only.length > 0 ? only : [...testFiles('src'), ...testFiles('clients')].sort();
+const files = only.length > 0 ? only : suiteTestFiles();
 // Without Chromium (and not in CI) the browser tests skip themselves (src/test/browser.ts); say so once.
 const browserTests = browserTestsDecision();
 const browserFiles = files.filter((file) => usesBrowser(readFileSync(file, 'utf8')));

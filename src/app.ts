@@ -13,6 +13,7 @@ import { REDACT_PATHS, REDACTED, serializeRequest } from './http/log-redaction.t
 import { finishDocument } from './http/openapi.ts';
 import { PRODUCT_TITLE, referencePage } from './http/reference.ts';
 import { installAuth } from './auth/hook.ts';
+import { withAccountScope } from './db/replica.ts';
 import { installIdempotency } from './idempotency/hook.ts';
 import { TokenVerifier } from './auth/tokens.ts';
 import { AuthFailureLimiter } from './auth/failures.ts';
@@ -22,7 +23,7 @@ import { agentRoutes } from './agents/routes.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
 import { namedResourceRoutes } from './named-resources/routes.ts';
-import { GROUPS, TAGS } from './named-resources/schema.ts';
+import { GROUPS, TAGS } from './named-resources/kinds.ts';
 import { botRoutes } from './bots/routes.ts';
 import { contactRoutes } from './contacts/routes.ts';
 import { conversationRoutes } from './conversations/routes.ts';
@@ -34,6 +35,9 @@ import { EventHub } from './events/hub.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { legacyStatsRoutes } from './legacy-stats/routes.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
+import { inboxRoutes } from './inbox/routes.ts';
+import { widgetScriptRoutes } from './widget/routes.ts';
+import { visitorRoutes } from './visitors/routes.ts';
 import { installHttpMetrics, metricsOnApiPort, metricsRoutes } from './metrics/http.ts';
 
 declare module 'fastify' {
@@ -83,6 +87,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     clientErrorHandler,
     // request.ip (rate limits, logs) and protocol believe X-Forwarded-* only from these proxies (TRUST_PROXY).
     trustProxy: deps.config.trustProxy.length > 0 ? deps.config.trustProxy : false,
+    // A shutdown drains (docs/operations.md#graceful-shutdown): a request arriving on a kept-alive connection after
+    // SIGTERM is served, not refused with 503, and answered with Connection: close (below), so that the proxy's
+    // next request opens a connection, which the stopped listener refuses and the proxy sends to another instance.
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -152,6 +160,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
         { name: 'Events', description: 'Live event stream (Server-Sent Events)' },
         { name: 'Webhooks', description: 'Signed event delivery' },
         {
+          name: 'Visitors',
+          description: 'The visitor API under /widget/v1: what the chat widget does in a browser, with a visitor token (docs/widget.md)',
+        },
+        {
           name: 'Legacy statistics export',
           description: 'Unversioned /stats export, authenticated by apiKey (or a statistics:read bearer token)',
         },
@@ -164,6 +176,11 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
             type: 'http',
             scheme: 'bearer',
             description: `Bearer token with scopes: ${SCOPES.join(', ')}`,
+          },
+          visitor: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'A visitor token from POST /widget/v1/session: only the /widget/v1 operations take it',
           },
           legacyApiKey: {
             type: 'apiKey',
@@ -183,6 +200,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     limit: deps.config.authFailureLimit,
     windowMs: deps.config.authFailureWindowSeconds * 1000,
   });
+  // Each request's writes and replica reads are tracked for the account it acts for (read-your-writes, src/db/replica.ts).
+  app.addHook('onRequest', (_request, _reply, done) => withAccountScope(done));
   installAuth(app, new TokenVerifier(deps.db, authFailures));
   installIdempotency(app, deps);
 
@@ -195,12 +214,24 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.decorate('eventHub', events);
   // Open streams end before the server waits for its connections to close, or it would wait forever.
   app.addHook('preClose', () => events.endStreams());
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onClose', () => events.close());
 
   await app.register(healthRoutes, { deps });
   if (metricsOnApiPort(deps.config)) await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
   // The statistics dashboard: static files, public; its data calls carry the user's token.
   await app.register(dashboardRoutes);
+  // The agent inbox: static files, public; its data calls carry the agent's token.
+  await app.register(inboxRoutes);
+  // The chat widget's script, for any site to embed; it talks to the visitor API under /widget/v1.
+  await app.register(widgetScriptRoutes);
   app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(
@@ -221,6 +252,8 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     },
     { prefix: '/v2' },
   );
+  // The visitor API: what the chat widget does in a browser, with a visitor token (docs/widget.md).
+  await app.register(visitorRoutes, { deps, events, prefix: '/widget/v1' });
   // The legacy export keeps its historical, unversioned address.
   await app.register(legacyStatsRoutes, { deps, prefix: '/stats' });
 

@@ -194,10 +194,14 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
           { DATABASE_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' },
           /^chat-service: Cannot use the database 127\.0\.0\.1:1\/chat \(DATABASE_URL\): .*ECONNREFUSED/,
         ],
-        [['serve'], { DATABASE_URL: '', DATABASE_DIRECT_URL: '', DATA_DIR: 'memory', PORT: busyPort }, /^chat-service: listen EADDRINUSE/],
+        [
+          ['serve'],
+          { DATABASE_URL: '', DATABASE_DIRECT_URL: '', DATABASE_READ_URL: '', DATA_DIR: 'memory', PORT: busyPort },
+          /^chat-service: listen EADDRINUSE/,
+        ],
         [
           ['migrate'],
-          { DATABASE_URL: '', DATABASE_DIRECT_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat' },
+          { DATABASE_URL: '', DATABASE_DIRECT_URL: 'postgres://chat:s3cret@127.0.0.1:1/chat', DATABASE_READ_URL: '' },
           /^chat-service: DATABASE_DIRECT_URL needs DATABASE_URL/,
         ],
         [

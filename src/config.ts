@@ -19,6 +19,12 @@ export interface Config {
    * `on`: always (a pooler that carries them, PgBouncer 1.21+ with max_prepared_statements); `off`: never.
    */
   databasePreparedStatements: 'auto' | 'on' | 'off';
+  /** A streaming replica of the primary for the heavy reads (statistics, legacy export, search); unset: all on the primary. */
+  databaseReadUrl: string | undefined;
+  /** How long a replica read waits for the replica to replay the account's last write before it runs on the primary. */
+  databaseReadWaitMs: number;
+  /** A replica further behind than this (as this instance sees it) is skipped: its reads run on the primary. */
+  databaseReadMaxLagMs: number;
   presenceTtlSeconds: number;
   inactivityTimeoutSeconds: number;
   rateLimitPerSecond: number;
@@ -31,6 +37,8 @@ export interface Config {
   webhookBlockPrivate: boolean;
   /** Outbox events older than this are deleted, unless a webhook still has to deliver them. */
   eventRetentionDays: number;
+  /** Messages and page visits older than this are removed, a month partition at a time; null keeps them for good. */
+  messageRetentionDays: number | null;
   /** How often each instance looks for committed events whose notification was lost. */
   eventSafetyPollMs: number;
   /** Event streams one token may hold open on an instance at once. */
@@ -39,6 +47,12 @@ export interface Config {
   eventStreamsPerAccount: number;
   /** Event streams an instance holds open at once. */
   eventStreamsPerInstance: number;
+  /** A visitor token unused this long is refused (docs/widget.md). */
+  widgetTokenIdleSeconds: number;
+  /** Visitor sessions one client address may start per hour, per instance. */
+  widgetSessionsPerHour: number;
+  /** Messages (conversation starts and uploads included) one visitor may send per minute, per instance. */
+  widgetMessagesPerMinute: number;
   /** Bytes of uploads one account may store in all (docs/behaviour.md §11). */
   uploadQuotaBytes: number;
   /** Bytes one account may upload in any 24 hours. */
@@ -119,6 +133,13 @@ function databaseDirectUrl(env: Env, statements: string | undefined): string | u
   const direct = databaseUrl(env, 'DATABASE_DIRECT_URL');
   if (direct !== undefined && statements === undefined) throw new ConfigError('DATABASE_DIRECT_URL needs DATABASE_URL');
   return direct ?? statements;
+}
+
+/** DATABASE_READ_URL: only beside DATABASE_URL (PGlite has no replica). */
+function databaseReadUrl(env: Env, statements: string | undefined): string | undefined {
+  const read = databaseUrl(env, 'DATABASE_READ_URL');
+  if (read !== undefined && statements === undefined) throw new ConfigError('DATABASE_READ_URL needs DATABASE_URL');
+  return read;
 }
 
 const PREPARED_STATEMENTS = ['auto', 'on', 'off'] as const;
@@ -208,6 +229,9 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl: databaseUrl(env, 'DATABASE_URL'),
     databaseDirectUrl: databaseDirectUrl(env, databaseUrl(env, 'DATABASE_URL')),
     databasePreparedStatements: preparedStatements(env),
+    databaseReadUrl: databaseReadUrl(env, databaseUrl(env, 'DATABASE_URL')),
+    databaseReadWaitMs: integer(env, 'DATABASE_READ_WAIT_MS', 1000, 0, 60_000),
+    databaseReadMaxLagMs: milliseconds(env, 'DATABASE_READ_MAX_LAG_MS', 10_000),
     presenceTtlSeconds: seconds(env, 'PRESENCE_TTL_SECONDS', 120),
     inactivityTimeoutSeconds: seconds(env, 'INACTIVITY_TIMEOUT_SECONDS', 1800),
     rateLimitPerSecond: integer(env, 'RATE_LIMIT_PER_SECOND', 50, 1, 1_000_000),
@@ -218,10 +242,14 @@ export function loadConfig(env: Env = process.env): Config {
     webhookRetryBaseMs: milliseconds(env, 'WEBHOOK_RETRY_BASE_MS', 1000),
     webhookBlockPrivate: boolean(env, 'WEBHOOK_BLOCK_PRIVATE', true),
     eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 30, 1, 36_500),
+    messageRetentionDays: env.MESSAGE_RETENTION_DAYS ? integer(env, 'MESSAGE_RETENTION_DAYS', 0, 1, 36_500) : null,
     eventSafetyPollMs: milliseconds(env, 'EVENT_SAFETY_POLL_MS', 5000),
     eventStreamsPerToken: integer(env, 'EVENT_STREAMS_PER_TOKEN', 100, 1, 1_000_000),
     eventStreamsPerAccount: integer(env, 'EVENT_STREAMS_PER_ACCOUNT', 10_000, 1, 1_000_000),
     eventStreamsPerInstance: integer(env, 'EVENT_STREAMS_PER_INSTANCE', 15_000, 1, 1_000_000),
+    widgetTokenIdleSeconds: integer(env, 'WIDGET_TOKEN_IDLE_SECONDS', 30 * 86_400, 60, 10 * 365 * 86_400),
+    widgetSessionsPerHour: integer(env, 'WIDGET_SESSIONS_PER_HOUR', 30, 1, 1_000_000),
+    widgetMessagesPerMinute: integer(env, 'WIDGET_MESSAGES_PER_MINUTE', 20, 1, 1_000_000),
     uploadQuotaBytes: integer(env, 'UPLOAD_QUOTA_BYTES', 10 * 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     uploadQuotaBytesPerDay: integer(env, 'UPLOAD_QUOTA_BYTES_PER_DAY', 1024 ** 3, 1, Number.MAX_SAFE_INTEGER),
     logLevel,

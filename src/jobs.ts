@@ -5,6 +5,9 @@ import { startWebhookWorker } from './webhooks/delivery.ts';
 import { closeIdleConversations } from './conversations/inactivity.ts';
 import { deleteExpiredUploads } from './uploads/retention.ts';
 import { deleteOldEvents } from './events/retention.ts';
+import { deleteOldMessages } from './conversations/retention.ts';
+import { createMonthPartitions } from './db/partitions.ts';
+import { dropEmptyDeliveryMonths } from './webhooks/queue.ts';
 import { deleteExpiredIdempotencyKeys } from './idempotency/service.ts';
 import { finishStalledErasures } from './contacts/erasure.ts';
 import { maintainTables, maintenanceSettings, maintenanceWarning } from './db/maintenance.ts';
@@ -26,6 +29,8 @@ const MAINTENANCE_INTERVAL_MS = 10_000;
 const ERASURE_INTERVAL_MS = 60_000;
 /** How often the retention passes run. */
 const RETENTION_INTERVAL_MS = 10 * 60_000;
+/** How often the month partitions ahead are checked (src/db/partitions.ts); a pass with nothing to create is 16 catalog lookups. */
+const PARTITIONS_INTERVAL_MS = 60 * 60_000;
 
 /**
  * Runs `pass` every `intervalMs` (never two at once in this instance); returns a
@@ -95,9 +100,28 @@ export function startBackgroundJobs(deps: Deps, events: EventHub, log: FastifyBa
   stops.push(
     every(
       RETENTION_INTERVAL_MS,
+      job('message_retention', () => deleteOldMessages(deps)),
+      log,
+      'deleted old messages and paths (MESSAGE_RETENTION_DAYS)',
+    ),
+  );
+  stops.push(
+    every(
+      RETENTION_INTERVAL_MS,
       job('idempotency_retention', () => deleteExpiredIdempotencyKeys(deps)),
       log,
       'deleted expired idempotency keys',
+    ),
+  );
+  // Month partitions (migration 230): the current month and the next ones exist before a row needs them, also right
+  // after a start; a past month of the webhook queue goes once empty.
+  stops.push(
+    every(
+      PARTITIONS_INTERVAL_MS,
+      job('month_partitions', async () => (await createMonthPartitions(deps)) + (await dropEmptyDeliveryMonths(deps.db, deps.now()))),
+      log,
+      'created month partitions',
+      { atStart: true },
     ),
   );
   // Erasures of contacts abandoned part-way (docs/behaviour.md §4 "Erasure"), also right after a restart.

@@ -143,6 +143,111 @@ describe('slow clients and shutdown, as a real process', { timeout: 600_000 }, (
     }
   });
 
+  it('drains on SIGTERM: new connections are refused, the request under way is answered with Connection: close', async () => {
+    const storage = await freshStorage();
+    try {
+      const server = await startServe(storage.env);
+      const token = /owner token:\s+(cs_[\w-]{40})/.exec(server.output().stdout)![1];
+      const { hostname, port } = new URL(server.url);
+      const body = '{"name":"drained"}';
+      // A request under way when SIGTERM comes (its body not all sent yet) on a kept-alive connection, as a proxy's are.
+      const head = `POST /v2/tags HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
+      const socket = connect(Number(port), hostname);
+      let received = '';
+      socket.on('data', (data) => (received += data));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(head + body.slice(0, 5));
+      while (!server.output().stdout.includes('"incoming request"')) await new Promise((resolve) => setTimeout(resolve, 20));
+      server.signal('SIGTERM');
+      // The listener closes at once: a new connection is refused (a proxy sends its request to another instance).
+      let refused = false;
+      for (let wait = 0; !refused && wait < 100; wait++) {
+        refused = await new Promise<boolean>((resolve) => {
+          const probe = connect(Number(port), hostname);
+          probe.once('connect', () => {
+            probe.destroy();
+            resolve(false);
+          });
+          probe.once('error', () => resolve(true));
+        });
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assert.ok(refused, 'a new connection is refused once SIGTERM came');
+      socket.write(body.slice(5));
+      // The server closes the connection after the answer: the proxy's next request cannot land on it.
+      await closed;
+      assert.match(received, /^HTTP\/1\.1 200 OK\r\n/, received);
+      assert.match(received, /\r\nconnection: close\r\n/i, 'the answer during the shutdown closes its connection');
+      assert.match(received, /"name":"drained"/);
+      assert.equal((await server.exited).code, 0);
+    } finally {
+      await storage.cleanup();
+    }
+  });
+
+  it('exits within SHUTDOWN_TIMEOUT_MS while writers and statistics keep it busy', async () => {
+    const storage = await freshStorage();
+    try {
+      const shutdownMs = 2000;
+      const server = await startServe({
+        ...storage.env,
+        SHUTDOWN_TIMEOUT_MS: String(shutdownMs),
+        RATE_LIMIT_PER_SECOND: '1000000',
+        RATE_LIMIT_BURST: '1000000',
+      });
+      const token = /owner token:\s+(cs_[\w-]{40})/.exec(server.output().stdout)![1];
+      const call = (url: string, body: unknown) =>
+        fetch(`${server.url}${url}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      const contact = await (await call('/v2/contacts', { name: 'Load' })).json();
+      let running = true;
+      let written = 0;
+      const loop = async (send: () => Promise<Response>, answered: () => void) => {
+        while (running) {
+          try {
+            const res = await send();
+            await res.arrayBuffer();
+            if (res.ok) answered();
+          } catch {
+            return; // the server is gone
+          }
+        }
+      };
+      const text = { content: { text: 'Under load' }, sub_type: 'contact' };
+      const load = [
+        ...Array.from({ length: 16 }, () =>
+          loop(
+            () => call('/v2/conversations', { contact_id: contact.id, messages: [text, text, text] }),
+            () => (written += 1),
+          ),
+        ),
+        ...Array.from({ length: 2 }, () =>
+          loop(
+            () => call('/v2/statistics', { x: { name: 'new_conversation', range: { from: null, to: null } } }),
+            () => undefined,
+          ),
+        ),
+      ];
+      while (written < 100) await new Promise((resolve) => setTimeout(resolve, 20));
+      const signalled = performance.now();
+      server.signal('SIGTERM');
+      const stopped = await server.exited;
+      const elapsed = performance.now() - signalled;
+      running = false;
+      await Promise.all(load);
+      // The bound the docs state (docs/operations.md#graceful-shutdown), with room for the process's own exit on a loaded machine.
+      assert.ok(elapsed < shutdownMs + 1000, `exited ${Math.round(elapsed)} ms after SIGTERM (SHUTDOWN_TIMEOUT_MS=${shutdownMs})`);
+      assert.ok(stopped.code === 0 || stopped.code === 1, stopped.stderr);
+      assert.ok(logLines(stopped.stdout).some((line) => line.msg === 'shutting down'));
+    } finally {
+      await storage.cleanup();
+    }
+  });
+
   it('exits after SHUTDOWN_TIMEOUT_MS, with code 1 and a log line, when a request never finishes', async () => {
     const storage = await freshStorage();
     try {

@@ -42,7 +42,13 @@ export function closeReserveMs(engine: Db['engine'], timeoutMs: number): { close
 /** Opens the database, migrates it, creates the first account on an empty one, and listens. */
 export async function startServer(config: Config, print: (line: string) => void = console.log): Promise<RunningServer> {
   const metrics = createMetrics();
-  const options = dbOptionsOf(config);
+  /** Lines about the read replica (skipped, used again), logged as the app's once it exists. */
+  let log: ((level: 'warn' | 'info', message: string) => void) | undefined;
+  const base = dbOptionsOf(config);
+  const options = {
+    ...base,
+    replica: base.replica && { ...base.replica, log: (level: 'warn' | 'info', message: string) => log?.(level, message) },
+  };
   const opened = await openDb(options);
   const db = measuredDb(opened, metrics);
   const warnings: string[] = [];
@@ -53,6 +59,8 @@ export async function startServer(config: Config, print: (line: string) => void 
   try {
     await migrateDirect(db, options);
     app = await buildApp(deps);
+    const logger = app.log;
+    log = (level, message) => logger[level](message);
     for (const warning of warnings) app.log.warn(warning);
     await app.listen({ host: config.host, port: config.port });
     if (config.metricsPort !== undefined) metricsServer = await startMetricsServer(metrics, config);

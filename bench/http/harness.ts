@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { freePort } from '../../src/test/pgbouncer.ts';
 
 export type Engine = 'postgres' | 'pglite';
 
@@ -69,9 +70,10 @@ export interface RunningProcess {
 
 /**
  * Spawns `command` and waits until it prints a line matching `ready` (whose first
- * group is the base URL). Fails with what it printed if it exits first.
+ * group is the base URL), or, given a base URL, until its `/healthz` answers. Fails
+ * with what it printed if it exits first.
  */
-export function startProcess(args: string[], env: Record<string, string>, ready: RegExp): Promise<RunningProcess> {
+export function startProcess(args: string[], env: Record<string, string>, ready: RegExp | string): Promise<RunningProcess> {
   const { DATABASE_URL: _url, DATA_DIR: _dir, PORT: _port, ...inherited } = process.env;
   const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
@@ -86,13 +88,35 @@ export function startProcess(args: string[], env: Record<string, string>, ready:
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const match = ready.exec(output);
-      if (match) resolve({ url: match[1], child, output: () => output, stop });
+      const match = typeof ready === 'string' ? null : ready.exec(output);
+      if (match?.[1]) resolve({ url: match[1], child, output: () => output, stop });
     };
+    if (typeof ready === 'string') {
+      const poll = () =>
+        fetch(`${ready}/healthz`).then(
+          (response) => (response.ok ? resolve({ url: ready, child, output: () => output, stop }) : setTimeout(poll, 100)),
+          () => child.exitCode === null && setTimeout(poll, 100),
+        );
+      void poll();
+    }
     child.stdout?.on('data', onData);
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code} before it was ready:\n${output}`)));
   });
+}
+
+/**
+ * The service on a free port, ready once `/healthz` answers: for a second instance on a database that already has its
+ * account, which prints nothing at `LOG_LEVEL=warn`. Instances a benchmark compares all run at `warn`, as
+ * `startService`'s do: at `info` every request writes two log lines, which would weigh on one side only.
+ */
+export async function startServiceOnPort(env: Record<string, string>): Promise<RunningProcess> {
+  const port = await freePort();
+  return startProcess(
+    [path.join(SERVICE_ROOT, 'bin/chat-service.js'), 'serve'],
+    { LOG_LEVEL: 'warn', RATE_LIMIT_PER_SECOND: '1000000', RATE_LIMIT_BURST: '1000000', ...env, PORT: String(port) },
+    `http://127.0.0.1:${port}`,
+  );
 }
 
 export interface Service extends RunningProcess {

@@ -133,7 +133,7 @@ export interface paths {
         head?: never;
         /**
          * Update the account settings
-         * @description Changes the name and/or the time zone (an IANA name; another value is 422 code `format`); absent fields stay as they are.
+         * @description Changes the name, the time zone (an IANA name; another value is 422 code `format`), the origins allowed to run the chat widget and whether it requires a signed identity; absent fields stay as they are.
          */
         patch: operations["updateAccount"];
         trace?: never;
@@ -152,6 +152,46 @@ export interface paths {
          * @description Replaces the apiKey of the legacy `/stats` export with a new one, in this response only; the old key is refused at once. Other accounts and bearer tokens are unaffected.
          */
         post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/account/widget-key/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the widget key
+         * @description Replaces the public key of the chat widget: the old key starts no visitor session from now on, and every visitor token of the account is revoked (visitors start new sessions with the new key).
+         */
+        post: operations["rotateWidgetKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/account/widget-identity-secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the identity secret
+         * @description A new secret for signing visitor identities (HMAC-SHA256, docs/widget.md), in this response only; identities signed with the old one are refused from now on.
+         */
+        post: operations["rotateWidgetIdentitySecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -566,6 +606,26 @@ export interface paths {
         patch: operations["closeConversation"];
         trace?: never;
     };
+    "/v2/conversations/{id}/typing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an agent's typing signal
+         * @description Records a `conversation.agent_typing` event (for the event stream, webhooks and the visitor), not a message. 422 `agent_not_found`.
+         */
+        post: operations["signalAgentTyping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/conversations/{id}/messages": {
         parameters: {
             query?: never;
@@ -818,6 +878,174 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/widget/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start or resume a visitor session
+         * @description From a page on one of the account's `widget_origins` (the `Origin` header; another is 403 `forbidden`): resumes the session of `token` when it is still valid, else creates an anonymous contact (or, with a verified `identity`, attaches to the contact of that identity_id) and answers a new visitor token. 401 `invalid_identity`: a forged, expired or missing (when the account requires one) identity. 429: too many new sessions from the client's address.
+         */
+        post: operations["startVisitorSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the visitor's conversations
+         * @description The visitor's own conversations, newest first (at most 100).
+         */
+        get: operations["listVisitorConversations"];
+        put?: never;
+        /**
+         * Start a conversation
+         * @description Starts a conversation with the visitor's first message, as POST /v2/conversations with `text` does. With `client_id` (or `Idempotency-Key`) a repeated start answers the first one (409 `idempotency_key_in_use` while it still runs for over 10 s). 429: too many messages from this visitor.
+         */
+        post: operations["startVisitorConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/conversations/{id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the messages of a conversation
+         * @description The messages of one of the visitor's conversations (no internal notes or system records), newest first, `size` per page: `{items, after, total}`; pass `after` back for the next page. Another visitor's conversation is 404.
+         */
+        get: operations["listVisitorMessages"];
+        put?: never;
+        /**
+         * Send a message
+         * @description A contact message in one of the visitor's conversations: text, files sent with POST /widget/v1/uploads (`attachments`, by their tokens; a refused file is 422 `invalid_attachment_data`), or both. With `client_id` (or `Idempotency-Key`) a repeated message answers the first one, stored once (409 `idempotency_key_in_use` while it still runs for over 10 s). 429: too many messages from this visitor.
+         */
+        post: operations["sendVisitorMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload a file
+         * @description As POST /v2/uploads: the file as the raw body with its Content-Type and `?file_name=`, or as multipart/form-data in a part named `file`; at most 20 MiB, within the account's upload quotas (413 or 429 `upload_quota_exceeded`). A name whose extension no attachment may carry (docs/api.md, Extension allowlists) is 422 `invalid_attachment_data`, before the file is read. The token attaches it to a message of the visitor (`attachments`) for 24 hours. Counts as a message against the per-visitor limit (429).
+         */
+        post: operations["createVisitorUpload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/uploads/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of a conversation
+         * @description A file attached to a message of one of the visitor's conversations (its own or an agent's), served as GET /v2/uploads/{id}/content serves it: the stored type (a type a browser could render or run as application/octet-stream), nosniff and a sandboxing Content-Security-Policy. Any other upload (not attached to a message the visitor can see) is 404.
+         */
+        get: operations["downloadVisitorUpload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/conversations/{id}/rating": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate a conversation
+         * @description value 1, 3 or 5, with an optional comment; a new rating replaces the previous one.
+         */
+        post: operations["rateVisitorConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/conversations/{id}/typing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Say the visitor is typing
+         * @description Records a `conversation.contact_typing` event (never a message) for the agents' streams. At most 2 per 5 s per visitor (429 past them).
+         */
+        post: operations["signalVisitorTyping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Live events of the visitor's conversations
+         * @description Server-Sent Events of the visitor's conversations as they commit (messages, opening, closing, rating; never notes or agent-only changes). Reconnect with `Last-Event-ID` (or `?last_event_id=`) to resume exactly after that event. The stream follows the conversations the visitor had when it opened: after starting one, open a new stream with the last id seen.
+         */
+        get: operations["streamVisitorEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/stats/totals": {
         parameters: {
             query?: never;
@@ -902,6 +1130,14 @@ export interface components {
             name: string;
             /** @description IANA time zone of the legacy statistics export */
             timezone: string;
+            /** @description The public key of the chat widget (`wk_` + 24 characters), read-only: POST /v2/account/widget-key/rotate replaces it */
+            widget_key: string;
+            /** @description Origins (`https://shop.example.com`) whose pages may start visitor sessions; empty: the widget is off */
+            widget_origins: string[];
+            /** @description Visitor sessions need a signed identity (docs/widget.md "Identity verification") */
+            widget_identity_required: boolean;
+            /** @description An identity secret exists (POST /v2/account/widget-identity-secret/rotate makes one); it is never shown again */
+            widget_identity_secret_set: boolean;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -1406,7 +1642,7 @@ export interface components {
             /** @description Where the events are POSTed */
             url: string;
             /** @description Event types to send; null or absent: every type */
-            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "conversation.agent_typing" | "conversation.contact_typing" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -1415,10 +1651,15 @@ export interface components {
             /** @description Shown here only: verify webhook-signature (Standard Webhooks) or the legacy X-Chat-Service-Hmac with it */
             secret: string;
         };
+        /**
+         * empty_body
+         * @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422).
+         */
+        empty_body: Record<string, never>;
         /** error_payload */
         error_payload: {
             /** @description Machine-readable error code */
-            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "request_timeout" | "internal_error" | "service_unavailable" | "invalid_arguments" | "invalid_parameters" | "agent_not_found" | "contact_not_found" | "group_not_found" | "tag_not_found" | "no_contact_message" | "invalid_attachment_data" | "idempotency_key_in_use" | "idempotency_key_reused" | "upload_quota_exceeded";
+            code: "bad_request" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "request_timeout" | "internal_error" | "service_unavailable" | "invalid_arguments" | "invalid_parameters" | "agent_not_found" | "contact_not_found" | "group_not_found" | "tag_not_found" | "no_contact_message" | "invalid_attachment_data" | "idempotency_key_in_use" | "idempotency_key_reused" | "upload_quota_exceeded" | "invalid_identity";
             /** @description Human-readable explanation */
             message: string;
             /** @description One item per problem, for validation errors */
@@ -1878,6 +2119,11 @@ export interface components {
             /** @description The new legacy apiKey (`ak_` + 32 characters), in this response only; the old one stops working at once */
             api_key: string;
         };
+        /** rotated_identity_secret */
+        rotated_identity_secret: {
+            /** @description The new secret signing visitor identities (`wis_` + 40 characters), in this response only; the old one stops verifying */
+            widget_identity_secret: string;
+        };
         /** rotated_webhook_secret */
         rotated_webhook_secret: {
             /**
@@ -1888,7 +2134,7 @@ export interface components {
             /** @description Where the events are POSTed */
             url: string;
             /** @description Event types to send; null or absent: every type */
-            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "conversation.agent_typing" | "conversation.contact_typing" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -1901,6 +2147,27 @@ export interface components {
              * @description Until when the replaced secret signs too (webhook-signature carries both); null with overlap_seconds 0
              */
             previous_secret_expires_at: string | null;
+        };
+        /** rotated_widget_key */
+        rotated_widget_key: {
+            /** @description The new public widget key; the old one starts no session, and every visitor token is revoked */
+            widget_key: string;
+        };
+        /**
+         * signed_identity
+         * @description Who the visitor is, as the site signed it on its server (docs/widget.md "Identity verification")
+         */
+        signed_identity: {
+            /** @description The site's own id of the signed-in visitor (the contact's identity_id) */
+            id: string;
+            /** @description Their name; null or absent: none */
+            name?: string | null;
+            /** @description Their e-mail address; null or absent: none */
+            email?: string | null;
+            /** @description Unix time in seconds after which the signature is refused; at most 24 hours ahead */
+            expires_at: number;
+            /** @description Hex HMAC-SHA256, keyed with the identity secret, of `id\nname\nemail\nexpires_at` (docs/widget.md) */
+            signature: string;
         };
         /** statistics_request_entry */
         statistics_request_entry: {
@@ -2071,6 +2338,107 @@ export interface components {
             /** @description Bytes */
             size: number;
         };
+        /** visitor_attachment */
+        visitor_attachment: {
+            /**
+             * @description Always `upload`: a file the visitor sent with POST /widget/v1/uploads
+             * @enum {string}
+             */
+            type: "upload";
+            /** @description The `token` POST /widget/v1/uploads answered, valid 24 hours */
+            token: string;
+        };
+        /**
+         * visitor_conversation
+         * @description A conversation as its visitor sees it: no agents' internal fields
+         */
+        visitor_conversation: {
+            /** @description Conversation id */
+            id: string;
+            /**
+             * @description `pending` (no contact message), `open` (waiting for an agent), `served` (an agent assigned or replied), `closed`
+             * @enum {string}
+             */
+            status: "pending" | "open" | "served" | "closed";
+            /** @description The visitor's rating, 1, 3 or 5; null when not rated */
+            rating_value: number | null;
+            /** @description The rating's comment */
+            rating_text: string | null;
+            /** @description The latest message; null before any */
+            last_message: {
+                /** @description Its plain text */
+                text: string | null;
+                /**
+                 * Format: date-time
+                 * @description When it was written; ISO-8601 UTC with milliseconds
+                 */
+                created_at: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it started; ISO-8601 UTC with milliseconds
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed; ISO-8601 UTC with milliseconds
+             */
+            updated_at: string;
+            /**
+             * Format: date-time
+             * @description When it was closed; null while open; ISO-8601 UTC with milliseconds
+             */
+            finished_at: string | null;
+        };
+        /** visitor_conversation_list */
+        visitor_conversation_list: {
+            /** @description The visitor's conversations, newest first (at most 100) */
+            items: components["schemas"]["visitor_conversation"][];
+        };
+        /**
+         * visitor_message
+         * @description A message as the visitor sees it: notes and system records are never shown
+         */
+        visitor_message: {
+            /** @description Message id */
+            id: string;
+            /** @description The conversation it belongs to */
+            conversation_id: string;
+            /**
+             * @description Who wrote it: `contact` (the visitor), `agent`, `bot` or `trigger`
+             * @enum {string}
+             */
+            sub_type: "contact" | "agent" | "bot" | "trigger";
+            /** @description Plain text */
+            text: string | null;
+            /** @description Sanitised HTML (only a and br), or null */
+            html: string | null;
+            /** @description Attachments */
+            attachments: components["schemas"]["stored_attachment"][];
+            /** @description The visitor's message was sent while no agent (of its group) was available: the widget shows its offline notice */
+            is_offline: boolean;
+            /**
+             * Format: date-time
+             * @description When it was written; ISO-8601 UTC with milliseconds
+             */
+            created_at: string;
+        };
+        /** visitor_messages_page */
+        visitor_messages_page: {
+            /** @description Newest first */
+            items: components["schemas"]["visitor_message"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            after: string | null;
+            /** @description Messages in the conversation the visitor can see */
+            total: number;
+        };
+        /** visitor_session */
+        visitor_session: {
+            /** @description The visitor token (`vt_` + 43 characters): `Authorization: Bearer <token>` on the other /widget/v1 operations */
+            token: string;
+            /** @description The contact the visitor chats as */
+            contact_id: string;
+        };
         /** webhook */
         webhook: {
             /**
@@ -2081,7 +2449,7 @@ export interface components {
             /** @description Where the events are POSTed */
             url: string;
             /** @description Event types to send; null or absent: every type */
-            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
+            events: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "conversation.agent_typing" | "conversation.contact_typing" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC with milliseconds
@@ -2549,7 +2917,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -2780,7 +3153,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -2963,6 +3341,10 @@ export interface operations {
                     name?: string;
                     /** @description An IANA name such as `Europe/Paris` (else 422, code `format`) */
                     timezone?: string;
+                    /** @description Replaces the list of origins allowed to run the widget (at most 100; `https://shop.example.com`, else 422 code `format`); [] turns it off */
+                    widget_origins?: string[];
+                    /** @description Require a signed identity for visitor sessions (needs an identity secret, else 422 code `required`) */
+                    widget_identity_required?: boolean;
                 };
             };
         };
@@ -3064,7 +3446,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The rotated api key */
             200: {
@@ -3073,6 +3460,232 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["rotated_api_key"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    rotateWidgetKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
+        responses: {
+            /** @description The rotated widget key */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["rotated_widget_key"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    rotateWidgetIdentitySecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
+        responses: {
+            /** @description The rotated identity secret */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["rotated_identity_secret"];
                 };
             };
             /** @description Malformed JSON (`bad_request`) */
@@ -3350,7 +3963,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -3635,7 +4253,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -3920,7 +4543,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -4312,7 +4940,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -4784,7 +5417,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -5669,7 +6307,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -5718,6 +6361,136 @@ export interface operations {
             };
             405: components["responses"]["method_not_allowed"];
             408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    signalAgentTyping: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys) */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The agent typing (unknown: 422 agent_not_found) */
+                    agent_id: string;
+                    /** @description true while the agent types (send again every few seconds); false when they stop or send */
+                    is_typing: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The ok response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ok_response"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description A request with this Idempotency-Key is still running (`idempotency_key_in_use`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
             /** @description Body over the size limit (`payload_too_large`) */
             413: {
                 headers: {
@@ -6550,6 +7323,7 @@ export interface operations {
                      */
                     file: string;
                 };
+                "application/json": unknown;
                 "*/*": string;
             };
         };
@@ -6667,6 +7441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": unknown;
                     "*/*": string;
                 };
             };
@@ -6863,7 +7638,7 @@ export interface operations {
                 /** @description Resume after this event id (the Last-Event-ID header wins when both are sent); 0 replays the whole outbox */
                 last_event_id?: number;
                 /**
-                 * @description Comma-separated event types to receive (default: all): conversation.opened, conversation.updated, conversation.closed, conversation.rated, conversation.agent_assigned, conversation.agent_unassigned, conversation.contact_replied, conversation.agent_replied, conversation.bot_replied, contact.created, contact.deleted, agent.updated
+                 * @description Comma-separated event types to receive (default: all): conversation.opened, conversation.updated, conversation.closed, conversation.rated, conversation.agent_assigned, conversation.agent_unassigned, conversation.contact_replied, conversation.agent_replied, conversation.bot_replied, conversation.agent_typing, conversation.contact_typing, contact.created, contact.deleted, agent.updated
                  * @example conversation.opened,conversation.closed
                  */
                 types?: string;
@@ -7026,7 +7801,7 @@ export interface operations {
                      */
                     url: string;
                     /** @description Event types to send; null or absent: every type */
-                    events?: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
+                    events?: ("conversation.opened" | "conversation.updated" | "conversation.closed" | "conversation.rated" | "conversation.agent_assigned" | "conversation.agent_unassigned" | "conversation.contact_replied" | "conversation.agent_replied" | "conversation.bot_replied" | "conversation.agent_typing" | "conversation.contact_typing" | "contact.created" | "contact.deleted" | "agent.updated")[] | null;
                     /** @description Signing secret; generated when absent (`whsec_` + base64 of 32 random bytes, shown once). Give one of that form (24 to 64 bytes) for the Standard Webhooks libraries to take as it is; any other is their "raw" key */
                     secret?: string;
                 };
@@ -7139,7 +7914,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body is needed; an empty JSON object is accepted, and any property in it is refused (422). */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["empty_body"];
+            };
+        };
         responses: {
             /** @description The ok response */
             200: {
@@ -7423,6 +8203,1027 @@ export interface operations {
             408: components["responses"]["request_timeout"];
             414: components["responses"]["uri_too_long"];
             /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    startVisitorSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The account's public widget key (`data-key` of the script tag) */
+                    widget_key: string;
+                    /** @description The visitor token from an earlier session: resumes it when still valid */
+                    token?: string;
+                    identity?: components["schemas"]["signed_identity"];
+                };
+            };
+        };
+        responses: {
+            /** @description The visitor session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["visitor_session"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    listVisitorConversations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor conversation list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["visitor_conversation_list"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            422: components["responses"]["invalid_arguments"];
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    startVisitorConversation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same as `client_id` (which wins when both are sent): a repeated request answers what the first one stored */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Plain text, 1 to 5000 characters (longer: 422 code `maxLength`) */
+                    text: string;
+                    /** @description An id the widget makes up for this start (a UUID): a repeated start with the same id answers the first conversation (a double click starts one). The Idempotency-Key header does the same. */
+                    client_id?: string;
+                    /** @description variables: at most 50 keys of at most 64 characters; values strings (at most 1024 characters), numbers or booleans */
+                    variables?: {
+                        [key: string]: string | number | boolean;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description A conversation as its visitor sees it: no agents' internal fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["visitor_conversation"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    listVisitorMessages: {
+        parameters: {
+            query?: {
+                /** @description Items per page */
+                size?: number;
+                /** @description The `after` of the previous page */
+                after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visitor messages page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["visitor_messages_page"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    sendVisitorMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Same as `client_id` (which wins when both are sent): a repeated request answers what the first one stored */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Plain text, 1 to 5000 characters (longer: 422 code `maxLength`) */
+                    text?: string;
+                    /** @description Files to attach, at most 5; text, attachments or both are required */
+                    attachments?: components["schemas"]["visitor_attachment"][];
+                    /** @description An id the widget makes up for this message (a UUID), sent again on a retry: a repeated message with the same id in this conversation answers the first one, stored once. The Idempotency-Key header does the same. */
+                    client_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description A message as the visitor sees it: notes and system records are never shown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["visitor_message"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    createVisitorUpload: {
+        parameters: {
+            query?: {
+                /** @description Name of the file; required for a raw body, overrides the multipart part file name */
+                file_name?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file, at most 20 MiB
+                     */
+                    file: string;
+                };
+                "application/json": unknown;
+                "*/*": string;
+            };
+        };
+        responses: {
+            /** @description The upload */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["upload"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    downloadVisitorUpload: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored bytes with nosniff and a sandboxing CSP; png, jpeg, gif and webp inline, every other file as an attachment; a type a browser could render or run (HTML, SVG, XML, scripts) is served as application/octet-stream */
+            200: {
+                headers: {
+                    /** @description `inline` (png, jpeg, gif, webp) or `attachment`, with the file name */
+                    "content-disposition"?: string;
+                    /** @description Always nosniff */
+                    "x-content-type-options"?: "nosniff";
+                    /** @description `default-src 'none'; sandbox`: the file can run nothing */
+                    "content-security-policy"?: string;
+                    /** @description `private, no-store` */
+                    "cache-control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "*/*": string;
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            414: components["responses"]["uri_too_long"];
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    rateVisitorConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description 1, 3 or 5
+                     * @enum {integer}
+                     */
+                    value: 1 | 3 | 5;
+                    /** @description The contact's comment */
+                    text?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description A conversation as its visitor sees it: no agents' internal fields */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["visitor_conversation"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    signalVisitorTyping: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Id of the resource, as returned when it was created */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true while the visitor types (send again every few seconds); false when they stop or send */
+                    is_typing: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The ok response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ok_response"];
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The resource does not exist in this account (`not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Body over the size limit (`payload_too_large`) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            414: components["responses"]["uri_too_long"];
+            /** @description Unsupported content type (`unsupported_media_type`) */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Invalid request (`invalid_arguments` or a rule-specific code) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Rate limit exceeded, or too many failed authentications from this address (`too_many_requests`); see Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            431: components["responses"]["headers_too_large"];
+            /** @description Unexpected failure (`internal_error`), with a request id */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            503: components["responses"]["service_unavailable"];
+        };
+    };
+    streamVisitorEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this event id (the Last-Event-ID header wins when both are sent) */
+                last_event_id?: number;
+            };
+            header?: {
+                /** @description Resume after this event id (an EventSource sends the last id it saw when it reconnects); wins over `last_event_id` */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events of the visitor's conversations: per event `id:` (the event id), `event:` (its type) and `data:` (JSON `{id, event, timestamp, data}`; docs/widget.md lists what `data` holds for each type); `: keep-alive` comments every 15 s. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Malformed JSON (`bad_request`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description Missing, unknown or revoked token (`unauthorized`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            /** @description The token lacks the required scope (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["error_payload"];
+                };
+            };
+            405: components["responses"]["method_not_allowed"];
+            408: components["responses"]["request_timeout"];
+            /** @description Invalid request, an unknown query parameter included (`invalid_arguments` or a rule-specific code) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import type { Deps } from '../deps.ts';
-import { Account, RotatedApiKey, UpdateAccountBody } from './schema.ts';
+import { Account, RotatedApiKey, RotatedIdentitySecret, RotatedWidgetKey, UpdateAccountBody } from './schema.ts';
 import * as accounts from './service.ts';
 
 const tags = ['Management'];
@@ -26,7 +26,8 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
     route({
       operationId: 'updateAccount',
       description:
-        'Changes the name and/or the time zone (an IANA name; another value is 422 code `format`); absent fields stay as they are.',
+        'Changes the name, the time zone (an IANA name; another value is 422 code `format`), the origins allowed to run the ' +
+        'chat widget and whether it requires a signed identity; absent fields stay as they are.',
       summary: 'Update the account settings',
       tags,
       scope: 'account:manage',
@@ -49,5 +50,33 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (a
       response: RotatedApiKey,
     }),
     async (request) => accounts.rotateApiKey(deps, callerOf(request).accountId),
+  );
+  app.post(
+    '/account/widget-key/rotate',
+    route({
+      operationId: 'rotateWidgetKey',
+      summary: 'Rotate the widget key',
+      description:
+        'Replaces the public key of the chat widget: the old key starts no visitor session from now on, and every visitor ' +
+        'token of the account is revoked (visitors start new sessions with the new key).',
+      tags,
+      scope: 'account:manage',
+      response: RotatedWidgetKey,
+    }),
+    async (request) => accounts.rotateWidgetKey(deps, callerOf(request).accountId),
+  );
+  app.post(
+    '/account/widget-identity-secret/rotate',
+    route({
+      operationId: 'rotateWidgetIdentitySecret',
+      summary: 'Rotate the identity secret',
+      description:
+        'A new secret for signing visitor identities (HMAC-SHA256, docs/widget.md), in this response only; ' +
+        'identities signed with the old one are refused from now on.',
+      tags,
+      scope: 'account:manage',
+      response: RotatedIdentitySecret,
+    }),
+    async (request) => accounts.rotateIdentitySecret(deps, callerOf(request).accountId),
   );
 };

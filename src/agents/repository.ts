@@ -1,11 +1,11 @@
 import type { Queryable } from '../db/db.ts';
 import type { Row } from '../db/rows.ts';
-import type { Agent } from './schema.ts';
 
 /** An agent's row, with its presence judged and its groups gathered. */
-type AgentRow = Pick<Row<'agents'>, 'id' | 'email' | 'full_name' | 'nickname' | 'last_ping_at' | 'created_at'> & {
-  role: Agent['role'];
-  status: Agent['status'];
+export type AgentRow = Pick<
+  Row<'agents'>,
+  'id' | 'email' | 'full_name' | 'nickname' | 'role' | 'status' | 'last_ping_at' | 'created_at'
+> & {
   is_connected: boolean;
   group_ids: string[];
 };
@@ -31,29 +31,14 @@ const SELECT_AGENT = `
   from agents a
   where a.account_id = $1 and a.deleted_at is null`;
 
-function toAgent(row: AgentRow): Agent {
-  return {
-    id: row.id,
-    email: row.email,
-    full_name: row.full_name,
-    nickname: row.nickname,
-    role: row.role,
-    status: row.status,
-    is_connected: row.is_connected,
-    last_ping_at: row.last_ping_at?.toISOString() ?? null,
-    group_ids: row.group_ids,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-export async function listAgents(db: Queryable, accountId: string, presence: PresenceAt): Promise<Agent[]> {
+export async function listAgents(db: Queryable, accountId: string, presence: PresenceAt): Promise<AgentRow[]> {
   const { rows } = await db.query<AgentRow>(`${SELECT_AGENT} order by a.created_at, a.id`, [accountId, presence.at, presence.ttlSeconds]);
-  return rows.map(toAgent);
+  return rows;
 }
 
-export async function findAgent(db: Queryable, accountId: string, id: string, presence: PresenceAt): Promise<Agent | null> {
+export async function findAgent(db: Queryable, accountId: string, id: string, presence: PresenceAt): Promise<AgentRow | null> {
   const { rows } = await db.query<AgentRow>(`${SELECT_AGENT} and a.id = $4`, [accountId, presence.at, presence.ttlSeconds, id]);
-  return rows[0] ? toAgent(rows[0]) : null;
+  return rows[0] ?? null;
 }
 
 /**
@@ -77,7 +62,7 @@ export async function agentAvailable(db: Queryable, accountId: string, groupId: 
 }
 
 /** Returns whether the agent exists (and was updated). */
-export async function setAgentStatus(db: Queryable, accountId: string, id: string, status: Agent['status']): Promise<boolean> {
+export async function setAgentStatus(db: Queryable, accountId: string, id: string, status: Row<'agents'>['status']): Promise<boolean> {
   const { rowCount } = await db.query('update agents set status = $3 where account_id = $1 and id = $2 and deleted_at is null', [
     accountId,
     id,
@@ -126,7 +111,7 @@ const takeAgentNumbersSql = (count: string) =>
 export async function insertAgent(
   db: Queryable,
   accountId: string,
-  input: { email: string; full_name: string | null; nickname: string | null; role: Agent['role']; created_at: Date },
+  input: { email: string; full_name: string | null; nickname: string | null; role: Row<'agents'>['role']; created_at: Date },
 ): Promise<string | null> {
   // Conflict on the live-email index: null, so a concurrent duplicate is a 422, not a 500.
   const { rows } = await db.query<{ id: string }>(
@@ -154,7 +139,7 @@ export interface HistoryAgent {
   email: string;
   fullName: string;
   nickname: string;
-  role: Agent['role'];
+  role: Row<'agents'>['role'];
   createdAt: Date;
 }
 

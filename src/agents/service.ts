@@ -5,29 +5,30 @@ import { recordEvent } from '../events/outbox.ts';
 import type { Agent, CreateAgentBody } from './schema.ts';
 import * as repo from './repository.ts';
 import type { PresenceAt } from './repository.ts';
+import { toAgent } from './presenter.ts';
 
 type AgentDeps = Pick<Deps, 'db' | 'config' | 'now'>;
 
 /** Presence as of now. */
 const presenceNow = (deps: AgentDeps): PresenceAt => ({ at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds });
 
-export function listAgents(deps: AgentDeps, accountId: string): Promise<Agent[]> {
-  return repo.listAgents(deps.db, accountId, presenceNow(deps));
+export async function listAgents(deps: AgentDeps, accountId: string): Promise<Agent[]> {
+  return (await repo.listAgents(deps.db, accountId, presenceNow(deps))).map(toAgent);
 }
 
 export async function getAgent(deps: AgentDeps, accountId: string, id: string): Promise<Agent> {
-  const agent = await repo.findAgent(deps.db, accountId, id, presenceNow(deps));
-  if (!agent) throw notFound(`Agent ${id}`);
-  return agent;
+  const row = await repo.findAgent(deps.db, accountId, id, presenceNow(deps));
+  if (!row) throw notFound(`Agent ${id}`);
+  return toAgent(row);
 }
 
 export async function updateAgent(deps: AgentDeps, accountId: string, id: string, input: { status?: Agent['status'] }): Promise<Agent> {
   return deps.db.transaction(async (tx) => {
     const existing = await repo.findAgent(tx, accountId, id, presenceNow(deps));
     if (!existing) throw notFound(`Agent ${id}`);
-    if (input.status === undefined || input.status === existing.status) return existing;
+    if (input.status === undefined || input.status === existing.status) return toAgent(existing);
     await repo.setAgentStatus(tx, accountId, id, input.status);
-    const agent = { ...existing, status: input.status };
+    const agent = toAgent({ ...existing, status: input.status });
     await recordEvent(tx, accountId, deps.now(), 'agent.updated', { agent });
     return agent;
   });
@@ -55,8 +56,8 @@ export async function createAgent(deps: AgentDeps, accountId: string, input: New
     });
     if (id === null) throw invalidArgument('email', 'unique', 'is already used by another agent');
     await repo.addAgentToGroups(tx, accountId, id, groupIds);
-    const agent = await repo.findAgent(tx, accountId, id, presenceNow(deps));
-    return agent as Agent;
+    // Inserted above, in this transaction: found.
+    return toAgent((await repo.findAgent(tx, accountId, id, presenceNow(deps)))!);
   });
 }
 

@@ -1,10 +1,10 @@
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../http/errors.ts';
+import { WindowLimiter } from '../http/window-limiter.ts';
 
 /** How long a credential that authenticated on this instance still gets past a limited address (docs/behaviour.md §1). */
 const RECENT_SUCCESS_MS = 24 * 60 * 60 * 1000;
-/** Bounds on memory: addresses counted at once, credentials remembered as recently valid. */
-const MAX_ADDRESSES = 100_000;
+/** Bound on memory: credentials remembered as recently valid (WindowLimiter bounds the addresses counted at once). */
 const MAX_RECENT = 10_000;
 
 export interface AuthFailureOptions {
@@ -36,24 +36,23 @@ export function addressKey(ip: string): string {
  * NAT) does not lock its neighbours' working tokens out. Credentials are named by their SHA-256.
  */
 export class AuthFailureLimiter {
-  /** Per address key; in the order their windows started, so expired ones are at the front. */
-  readonly #addresses = new Map<string, { count: number; resetAt: number }>();
+  /** Failures per address key. */
+  readonly #addresses: WindowLimiter;
   /** Credential hash → when it last authenticated; in that order. */
   readonly #recent = new Map<string, number>();
   readonly #now: () => number;
 
-  constructor(private readonly options: AuthFailureOptions) {
+  constructor(options: AuthFailureOptions) {
     this.#now = options.now ?? Date.now;
+    this.#addresses = new WindowLimiter(options.limit, options.windowMs, 'failed authentications from this address', this.#now);
   }
 
   /** Throws 429 when `ip` is limited, unless `credential` authenticated here lately. */
   check(ip: string, credential: string): void {
-    const now = this.#now();
-    const entry = this.#addresses.get(addressKey(ip));
-    if (!entry || entry.resetAt <= now || entry.count < this.options.limit) return;
+    const seconds = this.#addresses.retryAfter(addressKey(ip));
+    if (seconds === null) return;
     const since = this.#recent.get(credential);
-    if (since !== undefined && now - since < RECENT_SUCCESS_MS) return;
-    const seconds = Math.max(1, Math.ceil((entry.resetAt - now) / 1000));
+    if (since !== undefined && this.#now() - since < RECENT_SUCCESS_MS) return;
     throw new ApiError(429, 'too_many_requests', `Too many failed authentications from this address; retry in ${seconds} s`, undefined, {
       'Retry-After': String(seconds),
     });
@@ -62,20 +61,7 @@ export class AuthFailureLimiter {
   /** Counts a failed authentication of `ip`; the credential is no longer recently valid. */
   failed(ip: string, credential: string): void {
     this.#recent.delete(credential);
-    const key = addressKey(ip);
-    const now = this.#now();
-    const entry = this.#addresses.get(key);
-    if (entry && entry.resetAt > now) {
-      entry.count += 1;
-      return;
-    }
-    // A new window goes to the back; expired windows (and, past the bound, the oldest) leave from the front.
-    this.#addresses.delete(key);
-    for (const [oldest, { resetAt }] of this.#addresses) {
-      if (resetAt > now && this.#addresses.size < MAX_ADDRESSES) break;
-      this.#addresses.delete(oldest);
-    }
-    this.#addresses.set(key, { count: 1, resetAt: now + this.options.windowMs });
+    this.#addresses.count(addressKey(ip));
   }
 
   /** Remembers that `credential` authenticated (or was just created) on this instance. */

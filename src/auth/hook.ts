@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
+import { actingFor } from '../db/replica.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 import type { Scope } from './scopes.ts';
 
@@ -63,6 +64,7 @@ export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {
     if (!scopes) return;
     try {
       request.caller = await authenticateBearer(verifier, request.headers.authorization, request.ip, scopes);
+      actingFor(request.caller.accountId);
     } catch (error) {
       // The body of a request refused here is never read: the connection closes after the answer instead of
       // waiting, up to REQUEST_TIMEOUT_MS, for a body an unauthenticated client may drip (docs/operations.md#slow-clients).

@@ -92,6 +92,7 @@ before(async () => {
     'POST /v2/conversations/{id}/messages': { sub_type: 'contact', text: 'from tenant-b' },
     'POST /v2/conversations/{id}/paths': { url: 'https://tenant-b.example.com/' },
     'POST /v2/conversations/{id}/rating': { value: 1 },
+    'POST /v2/conversations/{id}/typing': { agent_id: agent.id, is_typing: true },
     'POST /v2/webhooks/{id}/secret/rotate': { overlap_seconds: 60 },
   };
   lookups = {

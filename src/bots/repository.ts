@@ -1,39 +1,40 @@
 import type { Queryable } from '../db/db.ts';
+import type { Row } from '../db/rows.ts';
 import { newId } from '../ids.ts';
-import type { Bot, BotTrigger } from './schema.ts';
 
 export interface NewBotRow {
   name: string;
   active: boolean;
-  event: BotTrigger['event'];
+  event: Row<'bots'>['trigger_event'];
   conditions: Record<string, unknown>;
   text: string | null;
   html: string | null;
   createdAt: Date;
 }
 
-const toBot = (row: { id: string; name: string; created_at: Date }): Bot => ({
-  id: row.id,
-  name: row.name,
-  created_at: row.created_at.toISOString(),
-});
+export type BotRow = Pick<Row<'bots'>, 'id' | 'name' | 'created_at'>;
 
-export async function insertBot(db: Queryable, accountId: string, bot: NewBotRow): Promise<Bot> {
-  const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
+/** A bot's trigger: the columns of the bot named `trigger_*`, with the bot's id and name. */
+export type TriggerRow = Pick<
+  Row<'bots'>,
+  'id' | 'name' | 'trigger_active' | 'trigger_event' | 'trigger_text' | 'trigger_html' | 'trigger_updated_at'
+> & { trigger_conditions: Record<string, unknown> };
+
+export async function insertBot(db: Queryable, accountId: string, bot: NewBotRow): Promise<BotRow> {
+  const { rows } = await db.query<BotRow>(
     `insert into bots (account_id, id, name, trigger_active, trigger_event, trigger_conditions, trigger_text, trigger_html, trigger_updated_at, created_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)
      returning id, name, created_at`,
     [accountId, newId('bo'), bot.name, bot.active, bot.event, JSON.stringify(bot.conditions), bot.text, bot.html, bot.createdAt],
   );
-  return toBot(rows[0]);
+  return rows[0];
 }
 
-export async function listBots(db: Queryable, accountId: string): Promise<Bot[]> {
-  const { rows } = await db.query<{ id: string; name: string; created_at: Date }>(
-    'select id, name, created_at from bots where account_id = $1 order by created_at, id',
-    [accountId],
-  );
-  return rows.map(toBot);
+export async function listBots(db: Queryable, accountId: string): Promise<BotRow[]> {
+  const { rows } = await db.query<BotRow>('select id, name, created_at from bots where account_id = $1 order by created_at, id', [
+    accountId,
+  ]);
+  return rows;
 }
 
 /** Returns whether the bot existed. Messages it sent keep its id as their trigger_id. */
@@ -42,32 +43,13 @@ export async function deleteBot(db: Queryable, accountId: string, botId: string)
   return rowCount === 1;
 }
 
-export async function findTrigger(db: Queryable, accountId: string, botId: string): Promise<BotTrigger | null> {
-  const { rows } = await db.query<{
-    id: string;
-    name: string;
-    trigger_active: boolean;
-    trigger_event: BotTrigger['event'];
-    trigger_conditions: Record<string, unknown>;
-    trigger_text: string | null;
-    trigger_html: string | null;
-    trigger_updated_at: Date;
-  }>(
+export async function findTrigger(db: Queryable, accountId: string, botId: string): Promise<TriggerRow | null> {
+  const { rows } = await db.query<TriggerRow>(
     `select id, name, trigger_active, trigger_event, trigger_conditions, trigger_text, trigger_html, trigger_updated_at
      from bots where account_id = $1 and id = $2`,
     [accountId, botId],
   );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    bot_id: row.id,
-    name: row.name,
-    active: row.trigger_active,
-    event: row.trigger_event,
-    conditions: row.trigger_conditions,
-    content: { text: row.trigger_text, html: row.trigger_html },
-    updated_at: row.trigger_updated_at.toISOString(),
-  };
+  return rows[0] ?? null;
 }
 
 /** Ids of the bots with these names, creating the missing ones with an empty trigger (`chat-service demo-data`). */

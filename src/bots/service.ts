@@ -3,6 +3,7 @@ import { invalidArgument, notFound } from '../http/errors.ts';
 import { sanitizeHtml } from '../content/html.ts';
 import type { Bot, BotTrigger, CreateBotBody } from './schema.ts';
 import * as repo from './repository.ts';
+import { toBot, toBotTrigger } from './presenter.ts';
 
 type BotDeps = Pick<Deps, 'db' | 'now'>;
 
@@ -10,14 +11,14 @@ type BotDeps = Pick<Deps, 'db' | 'now'>;
  * Management: a bot with its one trigger. Trigger HTML is sanitised like message
  * HTML, since widgets render it; without `text`, its plain text stands in.
  */
-export function createBot(deps: BotDeps, accountId: string, input: CreateBotBody): Promise<Bot> {
+export async function createBot(deps: BotDeps, accountId: string, input: CreateBotBody): Promise<Bot> {
   const trigger = input.trigger ?? {};
   if (trigger.content !== undefined && (trigger.text !== undefined || trigger.html !== undefined)) {
     throw invalidArgument('trigger.content', 'oneOf', 'cannot be combined with trigger.text or trigger.html');
   }
   const message = trigger.content ?? trigger;
   const clean = message.html == null ? null : sanitizeHtml(message.html);
-  return repo.insertBot(deps.db, accountId, {
+  const row = await repo.insertBot(deps.db, accountId, {
     name: input.name,
     active: trigger.active ?? true,
     event: trigger.event ?? 'conversation_opened',
@@ -26,16 +27,17 @@ export function createBot(deps: BotDeps, accountId: string, input: CreateBotBody
     html: clean?.html ?? null,
     createdAt: deps.now(),
   });
+  return toBot(row);
 }
 
-export function listBots(deps: BotDeps, accountId: string): Promise<Bot[]> {
-  return repo.listBots(deps.db, accountId);
+export async function listBots(deps: BotDeps, accountId: string): Promise<Bot[]> {
+  return (await repo.listBots(deps.db, accountId)).map(toBot);
 }
 
 export async function getTrigger(deps: BotDeps, accountId: string, botId: string): Promise<BotTrigger> {
-  const trigger = await repo.findTrigger(deps.db, accountId, botId);
-  if (!trigger) throw notFound(`Bot ${botId}`);
-  return trigger;
+  const row = await repo.findTrigger(deps.db, accountId, botId);
+  if (!row) throw notFound(`Bot ${botId}`);
+  return toBotTrigger(row);
 }
 
 /** Management: the bot and its trigger go; messages it sent keep naming it. */

@@ -1,6 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp, type TestAccount } from '../test/harness.ts';
+import { engine, startTestApp, waitUntil, type Reply, type TestApp, type TestAccount } from '../test/harness.ts';
 import { conversationFactory } from '../test/conversations.ts';
 import type { Db } from '../db/db.ts';
 import { eraseContact, finishErasure } from './erasure.ts';
@@ -128,6 +128,9 @@ describe('DELETE /v2/contacts/{id}', () => {
   it('hides the person at once when a batch fails, and a retry finishes the job', async () => {
     const account = await t.account();
     const p = await person(account);
+    const [first] = p.conversations;
+    assert.equal((await t.client(account.token).patch(`/v2/conversations/${first}`, { ext_id: 'order-1' })).status, 200);
+    const messages = await count('messages where account_id = $1 and conversation_id = $2', [account.accountId, first]);
     // A database whose second transaction (the first batch) fails.
     let transactions = 0;
     const failing: Db = {
@@ -147,6 +150,19 @@ describe('DELETE /v2/contacts/{id}', () => {
     assert.equal(refused.status, 422);
     assert.equal(refused.body.code, 'contact_not_found');
     assert.equal(await count('conversations where account_id = $1 and contact_id = $2', [account.accountId, p.contact.id]), 2);
+    // Their conversations are still stored, and missing to every read and write by id.
+    for (const res of [
+      await api.get(`/v2/conversations/${first}`),
+      await api.get(`/v2/conversations/${first}?messages=true&paths=true&statistics=true`),
+      await api.get('/v2/conversations/find?ext_id=order-1'),
+      await api.get(`/v2/conversations/${first}/messages`),
+      await api.post(`/v2/conversations/${first}/messages`, { sub_type: 'contact', text: 'still there?' }),
+      await api.patch(`/v2/conversations/${first}/close`),
+    ]) {
+      assert.equal(res.status, 404, JSON.stringify(res.body));
+      assert.equal(res.body.code, 'not_found');
+    }
+    assert.equal(await count('messages where account_id = $1 and conversation_id = $2', [account.accountId, first]), messages);
     // The retry is found though the contact is hidden, and finishes; contact.deleted stays a single event.
     assert.equal((await api.delete(`/v2/contacts/${p.contact.id}`)).status, 200);
     assert.equal(await count('conversations where account_id = $1 and contact_id = $2', [account.accountId, p.contact.id]), 0);
@@ -163,6 +179,37 @@ describe('DELETE /v2/contacts/{id}', () => {
     assert.equal(await count('conversations where account_id = $1', [account.accountId]), 0);
     assert.equal(await count('contacts where account_id = $1', [account.accountId]), 0);
   });
+});
+
+describe('a conversation started while its contact is erased', () => {
+  it(
+    'answers 422 contact_not_found when the contact goes between the create’s check and its insert',
+    { skip: engine === 'pglite' && 'PGlite runs one transaction at a time: the two cannot interleave' },
+    async () => {
+      const account = await t.account();
+      const contact = await conversationFactory(t, account).contact();
+      const api = t.client(account.token);
+      let create: Promise<Reply> | undefined;
+      // Inserts into conversations wait for this lock; the create's reference check (a read) does not.
+      await t.db.transaction(async (tx) => {
+        await tx.query('lock table conversations in share mode');
+        create = api.post('/v2/conversations', { contact_id: contact.id, text: 'Hello?' });
+        await waitUntil(
+          async () =>
+            (
+              await t.db.query<{ n: number }>(
+                `select count(*) as n from pg_locks where relation = 'conversations'::regclass and not granted`,
+              )
+            ).rows[0].n > 0,
+        );
+        assert.equal((await api.delete(`/v2/contacts/${contact.id}`)).status, 200);
+      });
+      const res = await create!;
+      assert.equal(res.status, 422, JSON.stringify(res.body));
+      assert.deepEqual(res.body, { code: 'contact_not_found', message: `Contact ${contact.id} not found` });
+      assert.equal(await count('conversations where account_id = $1', [account.accountId]), 0);
+    },
+  );
 });
 
 describe('GET /v2/contacts/{id}/export', () => {

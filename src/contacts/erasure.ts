@@ -6,6 +6,7 @@ import { deleteConversations, lockContactConversations } from '../conversations/
 import { deleteUploadsAttachedOnlyIn } from '../uploads/repository.ts';
 import { deletePersonEvents } from '../events/repository.ts';
 import { dropDeliveriesOfEvents } from '../webhooks/queue.ts';
+import { deleteContactVisits } from '../visitors/repository.ts';
 import * as repo from './repository.ts';
 
 type ErasureDeps = Pick<Deps, 'db' | 'now'>;
@@ -43,6 +44,7 @@ export async function finishErasure(deps: Pick<Deps, 'db'>, accountId: string, i
   for (let attempt = 0; attempt < FINAL_ATTEMPTS; attempt++) {
     while ((await deps.db.transaction((tx) => eraseConversationBatch(tx, accountId, id, batch))) === batch);
     const done = await deps.db.transaction(async (tx) => {
+      await deleteContactVisits(tx, accountId, id);
       if (!(await repo.deleteErasedContact(tx, accountId, id))) return false;
       await dropDeliveriesOfEvents(tx, accountId, await deletePersonEvents(tx, accountId, { contactId: id }));
       return true;

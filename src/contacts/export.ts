@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
-import { exportContactConversations, toConversation } from '../conversations/repository.ts';
+import { exportContactConversations } from '../conversations/repository.ts';
 import * as repo from './repository.ts';
+import { toContact, toExportedConversation } from './presenter.ts';
 
 /** Conversations read per query: a person's history is streamed a batch at a time, never held whole. */
 export const EXPORT_BATCH = 100;
@@ -18,8 +19,9 @@ export async function exportContact(
   id: string,
   batchSize = EXPORT_BATCH,
 ): Promise<AsyncIterable<string>> {
-  const contact = await repo.findContact(deps.db, accountId, id);
-  if (!contact) throw notFound(`Contact ${id}`);
+  const row = await repo.findContact(deps.db, accountId, id);
+  if (!row) throw notFound(`Contact ${id}`);
+  const contact = toContact(row);
   const exportedAt = deps.now().toISOString();
   async function* chunks(): AsyncGenerator<string> {
     yield `{"exported_at":${JSON.stringify(exportedAt)},"contact":${JSON.stringify(contact)},"conversations":[`;
@@ -28,8 +30,7 @@ export async function exportContact(
     for (;;) {
       const batch = await exportContactConversations(deps.db, accountId, id, after, batchSize);
       for (const item of batch) {
-        const conversation = { ...toConversation(item.row), messages: item.messages, paths: item.paths, uploads: item.uploads };
-        yield `${first ? '' : ','}${JSON.stringify(conversation)}`;
+        yield `${first ? '' : ','}${JSON.stringify(toExportedConversation(item))}`;
         first = false;
       }
       if (batch.length < batchSize) break;

@@ -2,39 +2,41 @@ import type { Queryable } from '../db/db.ts';
 import { SqlParams } from '../db/params.ts';
 import { newId } from '../ids.ts';
 import type { Row } from '../db/rows.ts';
-import type { Contact } from './schema.ts';
 
-type ContactRow = Omit<Row<'contacts'>, 'account_id' | 'text_search'>;
+export type ContactRow = Pick<Row<'contacts'>, 'id' | 'email' | 'identity_id' | 'name' | 'phone' | 'created_at' | 'updated_at'>;
 
 const COLUMNS = 'id, email, identity_id, name, phone, created_at, updated_at';
-
-const toContact = (row: ContactRow): Contact => ({
-  ...row,
-  created_at: row.created_at.toISOString(),
-  updated_at: row.updated_at.toISOString(),
-});
 
 /** Null when the identity_id is taken (the unique index decides, so concurrent inserts cannot both win). */
 export async function insertContact(
   db: Queryable,
   accountId: string,
   input: { email: string | null; identity_id: string | null; name: string | null; phone: string | null; created_at: Date },
-): Promise<Contact | null> {
+): Promise<ContactRow | null> {
   const { rows } = await db.query<ContactRow>(
     `insert into contacts (account_id, id, email, identity_id, name, phone, created_at, updated_at) values ($1, $2, $3, $4, $5, $6, $7, $7)
      on conflict (account_id, identity_id) where identity_id is not null do nothing
      returning ${COLUMNS}`,
     [accountId, newId('ct'), input.email, input.identity_id, input.name, input.phone, input.created_at],
   );
-  return rows[0] ? toContact(rows[0]) : null;
+  return rows[0] ?? null;
 }
 
-export async function findContact(db: Queryable, accountId: string, id: string): Promise<Contact | null> {
+export async function findContact(db: Queryable, accountId: string, id: string): Promise<ContactRow | null> {
   const { rows } = await db.query<ContactRow>(`select ${COLUMNS} from contacts where account_id = $1 and id = $2 and erasing_at is null`, [
     accountId,
     id,
   ]);
-  return rows[0] ? toContact(rows[0]) : null;
+  return rows[0] ?? null;
+}
+
+/** The contact with this identity_id (the caller's own id for the person), or null. */
+export async function findContactByIdentityId(db: Queryable, accountId: string, identityId: string): Promise<ContactRow | null> {
+  const { rows } = await db.query<ContactRow>(
+    `select ${COLUMNS} from contacts where account_id = $1 and identity_id = $2 and erasing_at is null`,
+    [accountId, identityId],
+  );
+  return rows[0] ?? null;
 }
 
 /** SQL: whether the contact `id` names exists in the account (the arguments name the query's parameters). */
@@ -46,7 +48,7 @@ export const erasingContactIdsSql = (account: string) =>
   `array(select id from contacts where account_id = ${account} and erasing_at is not null)`;
 
 /** Case-insensitive match; of several, the most recently updated (index contacts_email). */
-export async function findContactByEmail(db: Queryable, accountId: string, email: string): Promise<Contact | null> {
+export async function findContactByEmail(db: Queryable, accountId: string, email: string): Promise<ContactRow | null> {
   const { rows } = await db.query<ContactRow>(
     `select ${COLUMNS} from contacts
      where account_id = $1 and lower(email) = lower($2) and erasing_at is null
@@ -54,15 +56,11 @@ export async function findContactByEmail(db: Queryable, accountId: string, email
      limit 1`,
     [accountId, email],
   );
-  return rows[0] ? toContact(rows[0]) : null;
+  return rows[0] ?? null;
 }
 
-/** A contact of a list page, with its position for the next page's cursor. */
-export interface ListedContact {
-  contact: Contact;
-  /** created_at as text to the microsecond. */
-  position: string;
-}
+/** A contact of a list page, with its position for the next page's cursor: created_at as text to the microsecond. */
+export type ListedContact = ContactRow & { position: string };
 
 /**
  * Newest first, `limit` contacts of the account after (`afterCreatedAt`, `afterId`), those matching `q` when given
@@ -86,14 +84,14 @@ export async function listContacts(
     where.push(`((${words} <> '' and name_key like '% ' || ${words} || '%') or email_key like chat_fold(${email}) || '%')`);
   }
   if (after) where.push(`(created_at, id) < (${p.add(after.createdAt)}::timestamptz, ${p.add(after.id)}::text)`);
-  const { rows } = await db.query<ContactRow & { position: string }>(
+  const { rows } = await db.query<ListedContact>(
     `select ${COLUMNS}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position
      from contacts where ${where.join(' and ')}
      order by created_at desc, id desc
      limit ${p.add(limit)}`,
     p.values,
   );
-  return rows.map(({ position, ...row }) => ({ contact: toContact(row), position }));
+  return rows;
 }
 
 /** A contact of imported history (`chat-service demo-data`). */

@@ -75,6 +75,7 @@ const ExportedUpload = Type.Object(
   },
   { title: 'exported_upload' },
 );
+export type ExportedUpload = Static<typeof ExportedUpload>;
 
 const ExportedConversation = Type.Object(
   {
@@ -85,6 +86,7 @@ const ExportedConversation = Type.Object(
   },
   { title: 'exported_conversation' },
 );
+export type ExportedConversation = Static<typeof ExportedConversation>;
 
 export const ContactExport = Type.Object(
   {

@@ -208,6 +208,16 @@ function extensionProblem(type: 'image' | 'file', fileName: string | null, path:
 }
 
 /**
+ * Refuses, as attaching it would (422 `invalid_attachment_data`, code `extension`), a file name an `upload`
+ * attachment may not carry: for an uploader who may upload only what it can attach (a visitor, docs/widget.md),
+ * checked before a byte of the file is stored.
+ */
+export function checkAttachableFileName(fileName: string): void {
+  const bad = extensionProblem('file', fileName, 'file_name', 'the file name');
+  if (bad) throw failure('invalid_attachment_data', [{ ...bad, location: 'query' }]);
+}
+
+/**
  * With a `file_name` given, the link's own last path segment still counts (docs/api.md, Extension allowlists): a
  * link to `a.exe` labelled `a.pdf` is refused. A segment without an extension (`/download`) passes; one with an
  * extension must have one allowed for the type, or be a server page (SERVER_PAGE_EXTENSIONS).

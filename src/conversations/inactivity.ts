@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.ts';
 import { recordEvent } from '../events/outbox.ts';
 import * as repo from './repository.ts';
+import { toConversation } from './presenter.ts';
 
 /** Conversations closed per transaction; a pass repeats until fewer are idle. */
 const BATCH_SIZE = 500;
@@ -19,7 +20,7 @@ export async function closeIdleConversations(deps: Pick<Deps, 'db' | 'config' | 
       // Events lock their account's row: take those locks in one order, so concurrent passes cannot deadlock.
       rows.sort((a, b) => (a.account_id < b.account_id ? -1 : a.account_id > b.account_id ? 1 : 0));
       for (const row of rows) {
-        await recordEvent(tx, row.account_id, now, 'conversation.closed', { conversation: repo.toConversation(row) }, row.id);
+        await recordEvent(tx, row.account_id, now, 'conversation.closed', { conversation: toConversation(row) }, row.id);
       }
       return rows.length;
     });

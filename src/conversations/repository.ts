@@ -1,21 +1,16 @@
 import type { Queryable } from '../db/db.ts';
 import type { Row } from '../db/rows.ts';
 import { SqlParams } from '../db/params.ts';
+import { defaultPartition } from '../db/partitions.ts';
 import { agentAvailableSql, missingAgentIdsSql, type PresenceAt } from '../agents/repository.ts';
 import { contactExistsSql } from '../contacts/repository.ts';
 import { missingNamedIdsSql } from '../named-resources/repository.ts';
-import { GROUPS, TAGS } from '../named-resources/schema.ts';
+import { GROUPS, TAGS } from '../named-resources/kinds.ts';
 import type { StoredAttachment } from '../content/attachments.ts';
 import type { ConversationMessageState, MessageFlags } from './flags.ts';
-import type { Conversation, ConversationStatistics, ConversationStatus, Message, Path } from './schema.ts';
 
 /** A conversation as stored; services change it in memory and save it whole. */
-export type ConversationRow = Omit<Row<'conversations'>, 'account_id'> &
-  ConversationMessageState & {
-    status: ConversationStatus;
-    variables: Record<string, unknown>;
-    close_type: Conversation['close_type'];
-  };
+export type ConversationRow = Omit<Row<'conversations'>, 'account_id'> & ConversationMessageState & { variables: Record<string, unknown> };
 
 export const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
   'id',
@@ -48,33 +43,6 @@ export const CONVERSATION_FIELDS: (keyof ConversationRow)[] = [
 ];
 const CONVERSATION_COLUMNS = CONVERSATION_FIELDS.join(', ');
 
-export function toConversation(row: ConversationRow): Conversation {
-  return {
-    id: row.id,
-    ext_id: row.ext_id,
-    status: row.status,
-    channel: { type: 'default', id: null },
-    contact_id: row.contact_id,
-    group_id: row.group_id,
-    domain: row.domain,
-    assigned_ids: row.assigned_ids,
-    agent_ids: row.agent_ids,
-    tags: row.tags,
-    variables: row.variables,
-    rating_value: row.rating_value,
-    rating_text: row.rating_text,
-    rated_at: row.rated_at?.toISOString() ?? null,
-    is_offline: row.is_offline,
-    is_served: row.is_served,
-    unread: row.unread,
-    last_message: row.last_message_at ? { text: row.last_message_text, created_at: row.last_message_at.toISOString() } : null,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
-    finished_at: row.finished_at?.toISOString() ?? null,
-    close_type: row.close_type,
-  };
-}
-
 // A conversation never changes its id, contact or creation time.
 const CHANGEABLE_FIELDS = CONVERSATION_FIELDS.filter((field) => !['id', 'contact_id', 'created_at'].includes(field));
 
@@ -96,18 +64,32 @@ export async function insertConversations(db: Queryable, accountId: string, rows
   await db.query(insertConversationsSql('$1', '$2'), [accountId, conversationsJson(rows)]);
 }
 
-/** The conversation; with `lock`, its row stays locked until the transaction ends, serialising writers. */
+/**
+ * The conversation; with `lock`, its row stays locked until the transaction ends, serialising writers. A conversation
+ * of a contact being erased is missing, as in every read by id (docs/behaviour.md §4 "Erasure").
+ */
 export async function findConversation(db: Queryable, accountId: string, id: string, lock = false): Promise<ConversationRow | null> {
   const { rows } = await db.query<ConversationRow>(
-    `select ${CONVERSATION_COLUMNS} from conversations where account_id = $1 and id = $2${lock ? ' for update' : ''}`,
+    `select ${CONVERSATION_COLUMNS} from conversations
+     where account_id = $1 and id = $2 and ${contactExistsSql('$1', 'conversations.contact_id')}${lock ? ' for update' : ''}`,
     [accountId, id],
   );
   return rows[0] ?? null;
 }
 
+/** The contact's newest conversations, newest first (index conversations_contact). */
+export async function contactConversations(db: Queryable, accountId: string, contactId: string, limit: number): Promise<ConversationRow[]> {
+  const { rows } = await db.query<ConversationRow>(
+    `select ${CONVERSATION_COLUMNS} from conversations where account_id = $1 and contact_id = $2
+     order by created_at desc, id desc limit $3`,
+    [accountId, contactId, limit],
+  );
+  return rows;
+}
+
 export async function findConversationByExtId(db: Queryable, accountId: string, extId: string): Promise<ConversationRow | null> {
   const { rows } = await db.query<ConversationRow>(
-    `select ${CONVERSATION_COLUMNS} from conversations where account_id = $1 and ext_id = $2`,
+    `select ${CONVERSATION_COLUMNS} from conversations where account_id = $1 and ext_id = $2 and ${contactExistsSql('$1', 'conversations.contact_id')}`,
     [accountId, extId],
   );
   return rows[0] ?? null;
@@ -210,47 +192,34 @@ export async function checkReferences(db: Queryable, accountId: string, check: R
   };
 }
 
+/** The `content` jsonb of a message: its text and sanitised html, or for an event (`type`) its `data`. */
+export interface MessageContent {
+  type: string;
+  text: string | null;
+  html?: string | null;
+  data?: Record<string, unknown>;
+}
+
 /** A message to store in a conversation. */
 export interface NewMessageRow {
   id: string;
-  type: Message['type'];
-  sub_type: Message['sub_type'];
+  type: Row<'messages'>['type'];
+  sub_type: Row<'messages'>['sub_type'];
   agent_id: string | null;
-  content: Message['content'];
+  content: MessageContent;
   attachments: StoredAttachment[];
   flags: MessageFlags;
   group_id: string | null;
   created_at: Date;
 }
 
-type MessageRow = Omit<Row<'messages'>, 'account_id' | 'text' | 'html' | 'group_id' | 'text_search'> & {
-  type: Message['type'];
-  sub_type: Message['sub_type'];
-  content: Message['content'];
-  attachments: Message['attachments'];
+export type MessageRow = Omit<Row<'messages'>, 'account_id' | 'text' | 'html' | 'group_id' | 'text_search'> & {
+  content: MessageContent;
+  attachments: StoredAttachment[];
 };
 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, type, sub_type, agent_id, trigger_id, content, attachments,
   is_reply, is_first_reply, is_offline, is_offline_reply, response_time, created_at`;
-
-function toMessage(row: MessageRow): Message {
-  return {
-    id: row.id,
-    conversation_id: row.conversation_id,
-    type: row.type,
-    sub_type: row.sub_type,
-    agent_id: row.agent_id,
-    trigger_id: row.trigger_id,
-    content: row.content,
-    attachments: row.attachments,
-    is_reply: row.is_reply,
-    is_first_reply: row.is_first_reply,
-    is_offline: row.is_offline,
-    is_offline_reply: row.is_offline_reply,
-    response_time: row.response_time,
-    created_at: row.created_at.toISOString(),
-  };
-}
 
 /**
  * Writes `conv` (inserted when `isNew`, else every changeable column saved) and
@@ -263,7 +232,7 @@ export async function writeConversation(
   conv: ConversationRow,
   isNew: boolean,
   messages: readonly NewMessageRow[] = [],
-): Promise<Message[]> {
+): Promise<MessageRow[]> {
   const p = new SqlParams();
   const account = p.add(accountId);
   let write: string;
@@ -302,7 +271,7 @@ export async function writeConversation(
      select * from inserted order by seq`,
     p.values,
   );
-  return rows.map(toMessage);
+  return rows;
 }
 
 export interface Page<T> {
@@ -340,10 +309,12 @@ async function page<R extends { seq: number }>(
   conversationId: string,
   size: number,
   afterSeq: string | null,
+  /** A fixed condition on the rows (`true`: all). */
+  only: string,
 ): Promise<{ rows: R[]; after: string | null; total: number }> {
   const { rows } = await db.query<R>(
     `select ${columns} from ${table} t
-     where t.account_id = $1 and t.conversation_id = $2
+     where t.account_id = $1 and t.conversation_id = $2 and ${only}
        and ($3::bigint is null or (t.created_at, t.seq) < (
          select c.created_at, c.seq from ${table} c where c.account_id = $1 and c.conversation_id = $2 and c.seq = $3))
      order by t.created_at desc, t.seq desc
@@ -351,7 +322,7 @@ async function page<R extends { seq: number }>(
     [accountId, conversationId, afterSeq, size + 1],
   );
   const { rows: count } = await db.query<{ total: number }>(
-    `select count(*) as total from ${table} where account_id = $1 and conversation_id = $2`,
+    `select count(*) as total from ${table} where account_id = $1 and conversation_id = $2 and ${only}`,
     [accountId, conversationId],
   );
   const items = rows.slice(0, size);
@@ -364,29 +335,61 @@ export async function pageMessages(
   conversationId: string,
   size: number,
   afterSeq: string | null,
-): Promise<Page<Message>> {
-  const { rows, after, total } = await page<MessageRow>(db, 'messages', MESSAGE_COLUMNS, accountId, conversationId, size, afterSeq);
-  return { items: rows.map(toMessage), after, total };
+  messagesOnly = false,
+): Promise<Page<MessageRow>> {
+  const { rows, after, total } = await page<MessageRow>(
+    db,
+    'messages',
+    MESSAGE_COLUMNS,
+    accountId,
+    conversationId,
+    size,
+    afterSeq,
+    messagesOnly ? "type = 'message'" : 'true',
+  );
+  return { items: rows, after, total };
 }
 
-type PathRow = Omit<Row<'paths'>, 'account_id' | 'conversation_id'>;
+/** One message of a conversation, or null. */
+export async function findMessage(db: Queryable, accountId: string, conversationId: string, id: string): Promise<MessageRow | null> {
+  const { rows } = await db.query<MessageRow>(
+    `select ${MESSAGE_COLUMNS} from messages where account_id = $1 and conversation_id = $2 and id = $3`,
+    [accountId, conversationId, id],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Whether a message the contact can read (`type` message, in one of its conversations: never a note or a system
+ * record) attaches the upload whose download path is `uploadPath`; index messages_attachments finds them.
+ */
+export async function contactMessageAttaches(db: Queryable, accountId: string, contactId: string, uploadPath: string): Promise<boolean> {
+  const { rows } = await db.query(
+    `select 1 from messages m join conversations c on c.account_id = m.account_id and c.id = m.conversation_id
+     where m.account_id = $1 and c.contact_id = $2 and m.type = 'message' and m.attachments <> '[]'::jsonb
+       and m.attachments @> jsonb_build_array(jsonb_build_object('type', 'upload', 'url', $3::text))
+     limit 1`,
+    [accountId, contactId, uploadPath],
+  );
+  return rows.length > 0;
+}
+
+export type PathRow = Omit<Row<'paths'>, 'account_id' | 'conversation_id'>;
 
 const PATH_COLUMNS = 'seq, url, title, created_at';
-
-const toPath = (row: PathRow): Path => ({ url: row.url, title: row.title, created_at: row.created_at.toISOString() });
 
 export async function insertPath(
   db: Queryable,
   accountId: string,
   conversationId: string,
   path: { url: string; title: string | null; created_at: Date },
-): Promise<Path> {
+): Promise<PathRow> {
   const { rows } = await db.query<PathRow>(
     `insert into paths (account_id, conversation_id, url, title, created_at) values ($1, $2, $3, $4, $5)
      returning ${PATH_COLUMNS}`,
     [accountId, conversationId, path.url, path.title, path.created_at],
   );
-  return toPath(rows[0]);
+  return rows[0];
 }
 
 export async function pagePaths(
@@ -395,9 +398,9 @@ export async function pagePaths(
   conversationId: string,
   size: number,
   afterSeq: string | null,
-): Promise<Page<Path>> {
-  const { rows, after, total } = await page<PathRow>(db, 'paths', PATH_COLUMNS, accountId, conversationId, size, afterSeq);
-  return { items: rows.map(toPath), after, total };
+): Promise<Page<PathRow>> {
+  const { rows, after, total } = await page<PathRow>(db, 'paths', PATH_COLUMNS, accountId, conversationId, size, afterSeq, 'true');
+  return { items: rows, after, total };
 }
 
 /** What GET /v2/conversations/{id} includes beside the conversation. */
@@ -407,15 +410,25 @@ export interface ConversationIncludes {
   statistics: boolean;
 }
 
+/** A conversation's counts and times, aggregated from its messages (its `statistics`). */
+export interface ConversationStatisticsRow {
+  messages_count: number;
+  contact_messages_count: number;
+  agent_messages_count: number;
+  first_response_time: number | null;
+  avg_response_time: number | null;
+  duration: number | null;
+}
+
 export interface ConversationWithIncludes {
   row: ConversationRow;
   /** The last `limit` ones, oldest first; when asked. */
-  messages?: Message[];
-  paths?: Path[];
-  statistics?: ConversationStatistics;
+  messages?: MessageRow[];
+  paths?: PathRow[];
+  statistics?: ConversationStatisticsRow;
 }
 
-/** JSON turns times into strings: back to the Date the mappers take. */
+/** JSON turns times into strings: back to the Date of the row. */
 const withDate = <R extends { created_at: Date }>(row: Omit<R, 'created_at'> & { created_at: string }) =>
   ({ ...row, created_at: new Date(row.created_at) }) as R;
 
@@ -450,19 +463,19 @@ export async function findConversationWithIncludes(
     ConversationRow & {
       recent_messages?: (MessageRow & { created_at: string })[];
       recent_paths?: (PathRow & { created_at: string })[];
-      statistics?: ConversationStatistics;
+      statistics?: ConversationStatisticsRow;
     }
   >(
     `select ${[...CONVERSATION_FIELDS.map((field) => `c.${field}`), ...included].join(', ')}
-     from conversations c where c.account_id = $1 and c.id = $2`,
+     from conversations c where c.account_id = $1 and c.id = $2 and ${contactExistsSql('$1', 'c.contact_id')}`,
     include.messages || include.paths ? [accountId, id, limit] : [accountId, id],
   );
   if (rows.length === 0) return null;
   const { recent_messages: messages, recent_paths: paths, statistics, ...row } = rows[0];
   return {
     row,
-    ...(messages ? { messages: messages.map((message) => toMessage(withDate(message))) } : {}),
-    ...(paths ? { paths: paths.map((path) => toPath(withDate(path))) } : {}),
+    ...(messages ? { messages: messages.map((message) => withDate<MessageRow>(message)) } : {}),
+    ...(paths ? { paths: paths.map((path) => withDate<PathRow>(path)) } : {}),
     ...(statistics ? { statistics } : {}),
   };
 }
@@ -471,8 +484,8 @@ export async function findConversationWithIncludes(
 export interface HistoryMessage {
   id: string;
   conversationId: string;
-  type: Message['type'];
-  subType: Message['sub_type'];
+  type: Row<'messages'>['type'];
+  subType: Row<'messages'>['sub_type'];
   agentId: string | null;
   triggerId: string | null;
   /** The `content` jsonb, serialised. */
@@ -543,6 +556,21 @@ export async function insertHistoryPaths(db: Queryable, accountId: string, paths
   );
 }
 
+/**
+ * Deletes up to `limit` rows of `table`'s default partition (the rows of months without a partition of their own,
+ * migration 230) created before `before`: message retention's share that no month partition drop takes
+ * (src/conversations/retention.ts). Returns how many it deleted.
+ */
+export async function deleteHistoryBefore(db: Queryable, table: 'messages' | 'paths', before: Date, limit: number): Promise<number> {
+  const key = table === 'messages' ? 'account_id, id' : 'account_id, conversation_id, seq';
+  const { rowCount } = await db.query(
+    `delete from ${defaultPartition(table)} where (${key}) in (
+       select ${key} from ${defaultPartition(table)} where created_at < $1 limit $2 for update skip locked)`,
+    [before, limit],
+  );
+  return rowCount ?? 0;
+}
+
 /** Locks up to `limit` conversations of the contact (for its erasure, src/contacts/erasure.ts) and returns their ids. */
 export async function lockContactConversations(db: Queryable, accountId: string, contactId: string, limit: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>(
@@ -563,23 +591,16 @@ export async function deleteConversations(db: Queryable, accountId: string, ids:
   );
 }
 
-/** An upload attached in a conversation, as a person's export lists it (its download link included). */
-export interface ExportedUpload {
-  id: string;
-  file_name: string;
-  file_type: string;
-  size: number;
-  created_at: string;
-  url: string;
-}
+/** An upload attached in a conversation, as a person's export lists it. */
+export type ExportedUploadRow = Pick<Row<'uploads'>, 'id' | 'file_name' | 'file_type' | 'size' | 'created_at'>;
 
 /** One conversation of a person's export (GET /v2/contacts/{id}/export): everything stored about it. */
-export interface ExportedConversation {
+export interface ExportedConversationRows {
   row: ConversationRow;
   /** Oldest first, every one. */
-  messages: Message[];
-  paths: Path[];
-  uploads: ExportedUpload[];
+  messages: MessageRow[];
+  paths: PathRow[];
+  uploads: ExportedUploadRow[];
 }
 
 /**
@@ -593,7 +614,7 @@ export async function exportContactConversations(
   contactId: string,
   afterId: string | null,
   limit: number,
-): Promise<ExportedConversation[]> {
+): Promise<ExportedConversationRows[]> {
   const all = (table: 'messages' | 'paths', columns: string) =>
     `(select coalesce(json_agg(r order by r.created_at, r.seq), '[]'::json)
       from (select ${columns} from ${table} where account_id = c.account_id and conversation_id = c.id) r)`;
@@ -601,15 +622,14 @@ export async function exportContactConversations(
     ConversationRow & {
       all_messages: (MessageRow & { created_at: string })[];
       all_paths: (PathRow & { created_at: string })[];
-      uploads: ExportedUpload[];
+      uploads: (ExportedUploadRow & { created_at: string })[];
     }
   >(
     `select ${CONVERSATION_FIELDS.map((field) => `c.${field}`).join(', ')},
             ${all('messages', MESSAGE_COLUMNS)} as all_messages,
             ${all('paths', PATH_COLUMNS)} as all_paths,
             (select coalesce(json_agg(json_build_object('id', u.id, 'file_name', u.file_name, 'file_type', u.file_type,
-                      'size', u.size, 'created_at', to_char(u.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                      'url', '/v2/uploads/' || u.id || '/content') order by u.created_at, u.id), '[]'::json)
+                      'size', u.size, 'created_at', u.created_at) order by u.created_at, u.id), '[]'::json)
              from uploads u
              where u.account_id = c.account_id and u.complete
                and '/v2/uploads/' || u.id || '/content' in (
@@ -624,8 +644,8 @@ export async function exportContactConversations(
   );
   return rows.map(({ all_messages: messages, all_paths: paths, uploads, ...row }) => ({
     row,
-    messages: messages.map((message) => toMessage(withDate(message))),
-    paths: paths.map((path) => toPath(withDate(path))),
-    uploads,
+    messages: messages.map((message) => withDate<MessageRow>(message)),
+    paths: paths.map((path) => withDate<PathRow>(path)),
+    uploads: uploads.map((upload) => withDate<ExportedUploadRow>(upload)),
   }));
 }

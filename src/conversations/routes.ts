@@ -18,6 +18,7 @@ import {
   PathPage,
   PageQuery,
   RatingBody,
+  TypingBody,
   UnassignBody,
   UpdateConversationBody,
 } from './schema.ts';
@@ -137,6 +138,26 @@ export const conversationRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asy
     }),
     async (request) => {
       await conversations.closeConversation(deps, callerOf(request).accountId, request.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/conversations/:id/typing',
+    route({
+      operationId: 'signalAgentTyping',
+      summary: "Send an agent's typing signal",
+      description:
+        'Records a `conversation.agent_typing` event (for the event stream, webhooks and the visitor), not a message. 422 `agent_not_found`.',
+      tags,
+      scope: 'conversations:write',
+      params: IdParams,
+      body: TypingBody,
+      response: OkResponse,
+      errors: [404],
+    }),
+    async (request) => {
+      await conversations.signalAgentTyping(deps, callerOf(request).accountId, request.params.id, request.body);
       return { ok: true as const };
     },
   );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
+import { At, Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
 import { AttachmentInput, StoredAttachment } from '../content/attachments.ts';
 import { MAX_HTML_LENGTH } from '../content/html.ts';
 
@@ -155,6 +155,14 @@ export const RatingBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const TypingBody = Type.Object(
+  {
+    agent_id: Type.String({ minLength: 1, maxLength: 64, description: 'The agent typing (unknown: 422 agent_not_found)' }),
+    is_typing: Type.Boolean({ description: 'true while the agent types (send again every few seconds); false when they stop or send' }),
+  },
+  { additionalProperties: false },
+);
+
 export const FindQuery = Type.Object(
   { ext_id: Type.String({ minLength: 1, maxLength: 255, description: 'The ext_id given on create or update' }) },
   { additionalProperties: false },
@@ -186,7 +194,6 @@ export const PageQuery = Type.Object(
 // ---- responses ----
 
 /** A response timestamp (ISO-8601 UTC with milliseconds) saying what it is. */
-const At = (description: string) => Type.String({ format: 'date-time', description: `${description}; ISO-8601 UTC with milliseconds` });
 
 export const Message = Type.Object(
   {
@@ -249,6 +256,12 @@ export const ConversationStatus = StringEnum(['pending', 'open', 'served', 'clos
 });
 export type ConversationStatus = Static<typeof ConversationStatus>;
 
+/** A conversation's latest message, as its lists show it (an agent's and its visitor's). */
+export const LastMessage = (description: string) =>
+  Nullable(
+    Type.Object({ text: Nullable(Type.String({ description: 'Its plain text' })), created_at: At('When it was written') }, { description }),
+  );
+
 const conversationFields = {
   id: Type.String({ description: 'Conversation id (`co` + 12 characters)' }),
   ext_id: Nullable(Type.String({ description: "The caller's own id, unique per account" })),
@@ -270,12 +283,7 @@ const conversationFields = {
   is_offline: Type.Boolean({ description: 'Its first contact message was offline' }),
   is_served: Type.Boolean({ description: 'An agent has been assigned or has replied' }),
   unread: Type.Integer({ description: 'Contact messages after the last agent message' }),
-  last_message: Nullable(
-    Type.Object(
-      { text: Nullable(Type.String({ description: 'Its plain text' })), created_at: At('When it was written') },
-      { description: 'The latest message (not notes or events); null before any' },
-    ),
-  ),
+  last_message: LastMessage('The latest message (not notes or events); null before any'),
   created_at: At('When it started (its earliest message, or its creation)'),
   updated_at: At('When it last changed'),
   finished_at: Nullable(At('When it was closed; null while not closed')),

@@ -14,8 +14,10 @@ import {
   conversationAfterUnassign,
   newConversationState,
 } from './flags.ts';
+import { uploadContentPath } from '../uploads/service.ts';
 import * as repo from './repository.ts';
-import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
+import type { ConversationRow, MessageRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
+import { toConversation, toConversationStatistics, toMessage, toPage, toPath } from './presenter.ts';
 import type {
   Conversation,
   ConversationStatistics,
@@ -88,14 +90,19 @@ export async function getConversation(
 ): Promise<ConversationDetails> {
   const found = await repo.findConversationWithIncludes(deps.db, accountId, id, include, RECENT_LIMIT);
   if (!found) throw notFound(`Conversation ${id}`);
-  const { row, ...included } = found;
-  return { ...repo.toConversation(row), ...included };
+  const { row, messages, paths, statistics } = found;
+  return {
+    ...toConversation(row),
+    ...(messages ? { messages: messages.map(toMessage) } : {}),
+    ...(paths ? { paths: paths.map(toPath) } : {}),
+    ...(statistics ? { statistics: toConversationStatistics(statistics) } : {}),
+  };
 }
 
 export async function findConversationByExtId(deps: ConversationDeps, accountId: string, extId: string): Promise<Conversation> {
   const row = await repo.findConversationByExtId(deps.db, accountId, extId);
   if (!row) throw notFound(`Conversation with ext_id ${extId}`);
-  return repo.toConversation(row);
+  return toConversation(row);
 }
 
 async function requireCursor(
@@ -117,14 +124,40 @@ export async function listMessages(
   id: string,
   size: number,
   after?: string,
+  /** Only messages, no notes or system events (what the conversation's contact may read). */
+  messagesOnly = false,
 ): Promise<Page<Message>> {
   await requireConversation(deps.db, accountId, id);
-  return repo.pageMessages(deps.db, accountId, id, size, await requireCursor(deps.db, 'messages', accountId, id, after));
+  const afterSeq = await requireCursor(deps.db, 'messages', accountId, id, after);
+  return toPage(await repo.pageMessages(deps.db, accountId, id, size, afterSeq, messagesOnly), toMessage);
+}
+
+/** One message of the conversation (a note or a system record included); 404 when it has none of that id. */
+export async function getMessage(deps: ConversationDeps, accountId: string, conversationId: string, id: string): Promise<Message> {
+  const message = await repo.findMessage(deps.db, accountId, conversationId, id);
+  if (!message) throw notFound(`Message ${id}`);
+  return toMessage(message);
+}
+
+/** Whether a message the contact can read, in one of its conversations, attaches the upload `uploadId`. */
+export async function contactSeesUpload(deps: ConversationDeps, accountId: string, contactId: string, uploadId: string): Promise<boolean> {
+  return repo.contactMessageAttaches(deps.db, accountId, contactId, uploadContentPath(uploadId));
+}
+
+/** The contact's newest `limit` conversations, newest first. */
+export async function contactConversations(
+  deps: ConversationDeps,
+  accountId: string,
+  contactId: string,
+  limit: number,
+): Promise<Conversation[]> {
+  return (await repo.contactConversations(deps.db, accountId, contactId, limit)).map(toConversation);
 }
 
 export async function listPaths(deps: ConversationDeps, accountId: string, id: string, size: number, after?: string): Promise<Page<Path>> {
   await requireConversation(deps.db, accountId, id);
-  return repo.pagePaths(deps.db, accountId, id, size, await requireCursor(deps.db, 'paths', accountId, id, after));
+  const afterSeq = await requireCursor(deps.db, 'paths', accountId, id, after);
+  return toPage(await repo.pagePaths(deps.db, accountId, id, size, afterSeq), toPath);
 }
 
 // ---------------------------------------------------------------- checks
@@ -137,7 +170,7 @@ export async function listPaths(deps: ConversationDeps, accountId: string, id: s
  */
 async function requireReferences(db: Queryable, accountId: string, check: ReferenceCheck): Promise<{ agentAvailable: boolean | null }> {
   const found = await repo.checkReferences(db, accountId, check);
-  if (found.contactMissing) throw new ApiError(422, 'contact_not_found', `Contact ${check.contactId} not found`);
+  if (found.contactMissing) throw contactNotFound(check.contactId);
   if (found.missingAgentIds.length > 0) throw new ApiError(422, 'agent_not_found', `Agent ${found.missingAgentIds[0]} not found`);
   if (found.groupMissing) throw new ApiError(422, 'group_not_found', `Group ${check.groupId} not found`);
   if (found.missingTagIds.length > 0) throw new ApiError(422, 'tag_not_found', `Tag ${found.missingTagIds[0]} not found`);
@@ -148,16 +181,24 @@ async function requireReferences(db: Queryable, accountId: string, check: Refere
 /** The ext_id check of a write setting `extId` (none for null or empty). */
 const extIdCheck = (extId: string | null | undefined, exceptId: string | null) => (extId ? { value: extId, exceptId } : undefined);
 
+const contactNotFound = (id: string | undefined) => new ApiError(422, 'contact_not_found', `Contact ${id} not found`);
+
 const extIdTakenError = () => invalidArgument('ext_id', 'unique', 'is already used by another conversation');
 
-/** A concurrent writer took the ext_id between our check and our write: same answer as the check. */
-async function withExtIdConstraint<T>(work: () => Promise<T>): Promise<T> {
+/**
+ * A concurrent writer changed what our reference check saw before our write: the same answer as the check would
+ * now give. Another conversation took the ext_id; or the contact was erased (its row deleted) in between.
+ */
+async function withReferenceRaces<T>(contactId: string | undefined, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
     const pgError = error as { code?: string; constraint?: string; message?: string };
     if (pgError.code === '23505' && (pgError.constraint === 'conversations_ext_id' || pgError.message?.includes('conversations_ext_id'))) {
       throw extIdTakenError();
+    }
+    if (contactId !== undefined && pgError.code === '23503' && pgError.constraint === 'conversations_account_id_contact_id_fkey') {
+      throw contactNotFound(contactId);
     }
     throw error;
   }
@@ -228,7 +269,7 @@ function saveConversation(
   before: ConversationRow | null,
   after: ConversationRow,
   messages: readonly NewMessageRow[] = [],
-): Promise<Message[]> {
+): Promise<MessageRow[]> {
   return repo.writeConversation(tx, accountId, after, before === null, messages);
 }
 
@@ -297,7 +338,7 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
   const assignedIds = unique(body.assigned_ids);
   const tags = unique(body.tags);
   const groupId = body.group_id ?? null;
-  return withExtIdConstraint(() =>
+  return withReferenceRaces(body.contact_id, () =>
     deps.db.transaction(async (tx) => {
       const { agentAvailable } = await requireReferences(tx, accountId, {
         contactId: body.contact_id,
@@ -334,8 +375,8 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         conv = next.conv;
         rows.push(next.row);
       });
-      const messages = await saveConversation(tx, accountId, null, conv, rows);
-      const conversation = repo.toConversation(conv);
+      const messages = (await saveConversation(tx, accountId, null, conv, rows)).map(toMessage);
+      const conversation = toConversation(conv);
       await recordEvents(tx, accountId, now, [
         { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
         ...repliedEvents(messages),
@@ -403,7 +444,7 @@ export async function addMessage(
       !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
     const next = withMessage(conv, input, stored, offline, storedAt);
-    const [message] = await saveConversation(tx, accountId, conv, next.conv, [next.row]);
+    const message = toMessage((await saveConversation(tx, accountId, conv, next.conv, [next.row]))[0]);
     await recordEvents(tx, accountId, now, repliedEvents([message]));
     return message;
   });
@@ -421,7 +462,7 @@ export async function addPath(
     const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
     const path = await repo.insertPath(tx, accountId, conversationId, { url: body.url, title: body.title ?? null, created_at: now });
     if (conv.domain === null) await saveConversation(tx, accountId, conv, { ...conv, domain: host, updated_at: now });
-    return path;
+    return toPath(path);
   });
 }
 
@@ -448,6 +489,33 @@ export async function rateConversation(
   }));
 }
 
+/**
+ * An agent's typing signal: an event (`conversation.agent_typing`), not a stored message; the conversation and
+ * the agent must exist (docs/behaviour.md §8).
+ */
+export async function signalAgentTyping(
+  deps: ConversationDeps,
+  accountId: string,
+  conversationId: string,
+  body: { agent_id: string; is_typing: boolean },
+): Promise<void> {
+  await deps.db.transaction(async (tx) => {
+    await requireConversation(tx, accountId, conversationId);
+    await requireReferences(tx, accountId, { agentIds: [body.agent_id] });
+    const data = { conversation_id: conversationId, agent_id: body.agent_id, is_typing: body.is_typing };
+    await recordEvent(tx, accountId, deps.now(), 'conversation.agent_typing', data, conversationId);
+  });
+}
+
+/** The contact's typing signal (the widget's visitor): an event (`conversation.contact_typing`), not a stored message. */
+export async function signalContactTyping(deps: ConversationDeps, accountId: string, conversationId: string, isTyping: boolean) {
+  await deps.db.transaction(async (tx) => {
+    await requireConversation(tx, accountId, conversationId);
+    const data = { conversation_id: conversationId, is_typing: isTyping };
+    await recordEvent(tx, accountId, deps.now(), 'conversation.contact_typing', data, conversationId);
+  });
+}
+
 // ---------------------------------------------------------------- update, assign, unassign, close
 
 /**
@@ -462,14 +530,14 @@ async function changeConversation(
   event: EventType,
   change: (conv: ConversationRow, now: Date, tx: Queryable) => Promise<ConversationRow> | ConversationRow,
 ): Promise<Conversation> {
-  return withExtIdConstraint(() =>
+  return withReferenceRaces(undefined, () =>
     deps.db.transaction(async (tx) => {
       const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
       const changed = await change(conv, now, tx);
-      if (changed === conv) return repo.toConversation(conv);
+      if (changed === conv) return toConversation(conv);
       const after = { ...changed, updated_at: now };
       await saveConversation(tx, accountId, conv, after);
-      const conversation = repo.toConversation(after);
+      const conversation = toConversation(after);
       await recordEvent(tx, accountId, now, event, { conversation }, conv.id);
       return conversation;
     }),
@@ -557,11 +625,9 @@ export async function assignAgent(
     const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
     await requireReferences(tx, accountId, { agentIds: unique([body.agent_id, body.assignee_id]) });
     if (conv.status === 'closed') throw new ApiError(422, 'invalid_parameters', `Conversation ${conversationId} is closed`);
-    if (conv.assigned_ids.includes(body.assignee_id)) return repo.toConversation(conv);
+    if (conv.assigned_ids.includes(body.assignee_id)) return toConversation(conv);
     const assigned = conversationAfterAssign(conv, body.assignee_id);
-    return repo.toConversation(
-      await recordAssignment(tx, accountId, conv, assigned, 'agent_assigned', body.agent_id, body.assignee_id, now),
-    );
+    return toConversation(await recordAssignment(tx, accountId, conv, assigned, 'agent_assigned', body.agent_id, body.assignee_id, now));
   });
 }
 
@@ -580,7 +646,7 @@ export async function unassignAgent(
       throw new ApiError(422, 'invalid_parameters', `Agent ${body.unassignee_id} is not assigned to conversation ${conversationId}`);
     }
     const unassigned = conversationAfterUnassign(conv, body.unassignee_id);
-    return repo.toConversation(
+    return toConversation(
       await recordAssignment(tx, accountId, conv, unassigned, 'agent_unassigned', body.agent_id, body.unassignee_id, now),
     );
   });

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../test/harness.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDb, POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError, SATURATED_AFTER_MS } from './db.ts';
+import { openDb, POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError, SATURATED_AFTER_MS, type Db } from './db.ts';
 import { isBegin } from './pglite-thread.ts';
 import { serialize } from 'pg-protocol';
 import { freshStorage, openStorage, tempDataDir } from '../test/processes.ts';
@@ -117,9 +117,11 @@ it('rolls a failed transaction back', async () => {
 function occupyHeavyLane(): Promise<void> {
   const turns = t.db.engine === 'pglite' ? 1 : POSTGRES_HEAVY_CONNECTIONS;
   // Past the timeout a holder's caller stops waiting (caught here), but the holder keeps its turn until its work ends.
-  const hold = (ms: number) =>
+  // With a read replica (TEST_DATABASE_READ_URL) statistics and the export read there: its lane is held too.
+  const lanes = t.db.reads === t.db.heavy ? [t.db.heavy] : [t.db.heavy, t.db.reads];
+  const hold = (lane: Db, ms: number) =>
     new Promise<void>((ended) => {
-      t.db.heavy
+      lane
         .transaction(async (tx) => {
           await tx.query('select 1');
           await sleep(ms);
@@ -127,7 +129,7 @@ function occupyHeavyLane(): Promise<void> {
         })
         .catch(() => undefined);
     });
-  const waves = [500, 4000].flatMap((ms) => Array.from({ length: turns }, () => hold(ms)));
+  const waves = [500, 4000].flatMap((ms) => lanes.flatMap((lane) => Array.from({ length: turns }, () => hold(lane, ms))));
   return Promise.all(waves).then(() => undefined);
 }
 

@@ -5,6 +5,7 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import type { Config } from '../config.ts';
+import { routedReads, WritePositions, type ReplicaOptions, type ReplicaState } from './replica.ts';
 
 // Counts (int8) and numerics come back as JS numbers on both engines: every value
 // this service aggregates fits in a double, and callers should not see strings.
@@ -55,6 +56,13 @@ export interface Db extends Queryable {
    * finish however long it takes.
    */
   readonly maintenance: Db;
+  /**
+   * The heavy lane for read-only work that may run on the read replica (DATABASE_READ_URL: statistics, the legacy
+   * export, search) under read-your-writes (src/db/replica.ts); the heavy lane itself without a replica.
+   */
+  readonly reads: Db;
+  /** Reads by target, fallbacks and lag of the read replica, for the metrics; undefined without one. */
+  replicaState(): ReplicaState | undefined;
   /** Resolves when the database answers, without queueing behind running work (for /readyz). */
   ping(): Promise<void>;
   /** The connections and the queues in front of them right now, for the metrics (src/metrics/db.ts). */
@@ -141,6 +149,10 @@ export interface DbOptions {
    */
   lockTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /** DATABASE_READ_URL: a streaming replica of the primary for Db.reads (PostgreSQL only). */
+  readUrl?: string;
+  /** How reads use the replica (DATABASE_READ_WAIT_MS, DATABASE_READ_MAX_LAG_MS, where to log); with readUrl. */
+  replica?: ReplicaOptions;
 }
 
 /**
@@ -159,6 +171,9 @@ export function dbOptionsOf(
     | 'heavyQueryTimeoutMs'
     | 'dbLockTimeoutMs'
     | 'dbStatementTimeoutMs'
+    | 'databaseReadUrl'
+    | 'databaseReadWaitMs'
+    | 'databaseReadMaxLagMs'
   >,
   bounded = true,
 ): DbOptions {
@@ -171,6 +186,9 @@ export function dbOptionsOf(
     lockTimeoutMs: bounded ? config.dbLockTimeoutMs : undefined,
     statementTimeoutMs: bounded ? config.dbStatementTimeoutMs : undefined,
     preparedStatements: config.databasePreparedStatements === 'on' || (config.databasePreparedStatements === 'auto' && direct),
+    // The CLI (unbounded) serves no client's reads: only serve uses the replica.
+    readUrl: bounded ? config.databaseReadUrl : undefined,
+    replica: { waitMs: config.databaseReadWaitMs, maxLagMs: config.databaseReadMaxLagMs },
   };
 }
 
@@ -198,11 +216,22 @@ export async function openDb(options: DbOptions): Promise<Db> {
       throw new DatabaseUnavailableError(options.databaseUrl, (error as Error).message, options.urlSetting);
     }
     const listenUrl = options.directUrl ?? options.databaseUrl;
-    return poolDb(pool, 'postgres', new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS), options, {
-      listen: (channel, handler) => listenWithClient(listenUrl, channel, handler),
-      // Forced: the connections still running statements are dropped when the process exits.
-      close: async (force) => void (await finishedBefore(pool.end(), force)),
-    });
+    const replica = options.readUrl ? openReplica(options.readUrl, options) : undefined;
+    const positions = new WritePositions();
+    return poolDb(
+      pool,
+      'postgres',
+      new Lanes(POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS),
+      options,
+      {
+        listen: (channel, handler) => listenWithClient(listenUrl, channel, handler),
+        // Forced: the connections still running statements are dropped when the process exits.
+        close: async (force) => {
+          await Promise.all([finishedBefore(pool.end(), force), replica?.close({ force })]);
+        },
+      },
+      replica && { positions, reads: (heavy) => routedReads(heavy, replica.heavy, positions, options.replica ?? REPLICA_DEFAULTS) },
+    );
   }
   const dataDir = options.dataDir ?? './data';
   let lock: DirectoryLock | undefined;
@@ -249,6 +278,24 @@ export async function openDb(options: DbOptions): Promise<Db> {
         lock?.release();
       }
     },
+  });
+}
+
+const REPLICA_DEFAULTS: ReplicaOptions = { waitMs: 1000, maxLagMs: 10_000 };
+
+/**
+ * The read replica's own pool and lanes (heavy work only, bounded by HEAVY_QUERY_TIMEOUT_MS like the primary's). It
+ * need not answer at start: a replica down is skipped (src/db/replica.ts), the service starts and answers from the primary.
+ */
+function openReplica(readUrl: string, options: DbOptions): Db {
+  const pool = new pg.Pool({ connectionString: readUrl, max: POSTGRES_HEAVY_CONNECTIONS, connectionTimeoutMillis: 2000 });
+  pool.on('error', () => {
+    // An idle client lost its connection (the replica restarted); the pool replaces it on next use.
+  });
+  const lanes = new Lanes(POSTGRES_HEAVY_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS);
+  return poolDb(pool, 'postgres', lanes, options, {
+    listen: () => Promise.reject(new Error('No LISTEN on the read replica')),
+    close: async (force) => void (await finishedBefore(pool.end(), force)),
   });
 }
 
@@ -483,7 +530,28 @@ const isUnreachable = (error: unknown) => !/^[0-9A-Z]{5}$/.test(String((error as
 /** A single statement that writes: on PostgreSQL, small ones run in a bounded transaction of their own. */
 const WRITE_STATEMENT = /^\s*(insert|update|delete|merge|with)\b/i;
 
-function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOptions, session: Session): Db {
+/** With a read replica: where write positions go, and the heavy lane routed to the replica (src/db/replica.ts). */
+interface ReadRouting {
+  positions: WritePositions;
+  reads: (heavy: Db) => Db;
+}
+
+/**
+ * Commits, and with read-your-writes tracked tells `positions` where the primary's WAL is once a transaction that
+ * wrote (one with a transaction id) has committed: in the commit's round trip, so a write pays no extra one.
+ */
+async function commit(client: pg.PoolClient, positions: WritePositions | undefined): Promise<void> {
+  if (!positions) {
+    await client.query('commit');
+    return;
+  }
+  const results = (await client.query(
+    'select pg_current_xact_id_if_assigned() is not null as wrote; commit; select pg_current_wal_lsn()::text as lsn',
+  )) as unknown as pg.QueryResult[];
+  if (results[0].rows[0].wrote) positions.committed(results[2].rows[0].lsn);
+}
+
+function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOptions, session: Session, routing?: ReadRouting): Db {
   const heavyTimeoutMs = options.heavyQueryTimeoutMs;
   const named = engine === 'pglite' || (options.preparedStatements ?? true);
   /** What starts a bounded transaction of small work on PostgreSQL (one round trip, as `begin` alone was). */
@@ -556,7 +624,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
           await client.query(bounded);
           try {
             const result = await client.query(query);
-            await client.query('commit');
+            await commit(client, heavy ? undefined : routing?.positions);
             return result as never;
           } catch (error) {
             await client.query('rollback').catch(() => undefined);
@@ -572,7 +640,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
               query: (sql, params) => client.query(preparedQuery(sql, params as unknown[], named)) as never,
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
             });
-            await client.query('commit');
+            await commit(client, heavy ? undefined : routing?.positions);
             for (const [channel, payload] of notifications) notifier.send(channel, payload);
             return result;
           } catch (error) {
@@ -586,6 +654,10 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
       get maintenance() {
         return maintenanceView;
       },
+      get reads() {
+        return readsView;
+      },
+      replicaState: () => (readsView === heavyView ? undefined : readsView.replicaState()),
       async ping() {
         if (lanes.busy) {
           if (unreachable) throw unreachable;
@@ -609,6 +681,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
   const smallView = view(false, undefined);
   const heavyView = view(true, heavyTimeoutMs);
   const maintenanceView = view(true, undefined);
+  const readsView = routing ? routing.reads(heavyView) : heavyView;
   notifier.attach(smallView);
   return smallView;
 }

@@ -127,7 +127,12 @@ const LOCK_NOT_AVAILABLE = '55P03';
 export async function analyzeTablesWithRows(db: Db): Promise<void> {
   const { rows } = await db.query<{ name: string }>(
     `select format('%I', c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = current_schema() and c.relkind = 'r' and pg_relation_size(c.oid) > 0 order by c.relname`,
+     where n.nspname = current_schema()
+       and (c.relkind = 'r' and not c.relispartition and pg_relation_size(c.oid) > 0
+         -- A month-partitioned table (src/db/partitions.ts) holds its rows in its partitions: analyzing it
+         -- analyzes them too and gives the parent its own estimates, which analyzing them alone never does.
+         or c.relkind = 'p' and exists (select 1 from pg_inherits i where i.inhparent = c.oid and pg_relation_size(i.inhrelid) > 0))
+     order by c.relname`,
   );
   if (rows.length > 0) await db.query(`analyze ${rows.map((row) => row.name).join(', ')}`);
 }

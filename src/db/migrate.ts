@@ -27,11 +27,12 @@ export function migrationFiles(): string[] {
 
 /**
  * Applies the numbered SQL files in src/db/migrations that are not applied yet,
- * in one transaction. The server, the CLI and the tests all call this.
+ * in one transaction. The server, the CLI and the tests all call this; a test of a
+ * migration on existing data leaves it out first (`include`: the files to apply).
  * Returns the names applied now.
  */
-export async function migrate(db: Db): Promise<string[]> {
-  const applied = await applyPending(db);
+export async function migrate(db: Db, include?: (name: string) => boolean): Promise<string[]> {
+  const applied = await applyPending(db, include);
   // New columns and indexes of tables with rows (expression indexes have statistics of their own) are planned from fresh statistics.
   if (applied.length > 0) await analyzeTablesWithRows(db);
   return applied;
@@ -42,17 +43,17 @@ export async function migrate(db: Db): Promise<string[]> {
  * otherwise go elsewhere (a pooler): a migration is one long transaction, kept off the pooler's
  * connections and its timeouts. `db` is the database opened with `options`.
  */
-export async function migrateDirect(db: Db, options: DbOptions): Promise<string[]> {
-  if (options.directUrl === undefined || options.directUrl === options.databaseUrl) return migrate(db);
+export async function migrateDirect(db: Db, options: DbOptions, include?: (name: string) => boolean): Promise<string[]> {
+  if (options.directUrl === undefined || options.directUrl === options.databaseUrl) return migrate(db, include);
   const direct = await openDb({ databaseUrl: options.directUrl, urlSetting: 'DATABASE_DIRECT_URL' });
   try {
-    return await migrate(direct);
+    return await migrate(direct, include);
   } finally {
     await direct.close();
   }
 }
 
-function applyPending(db: Db): Promise<string[]> {
+function applyPending(db: Db, include: ((name: string) => boolean) | undefined): Promise<string[]> {
   return db.transaction(async (tx) => {
     await lockSchema(tx);
     // The one table without account_id: it describes the schema, not a tenant.
@@ -61,7 +62,7 @@ function applyPending(db: Db): Promise<string[]> {
     );
     const { rows } = await tx.query<{ version: string }>('select version from schema_migrations');
     const applied = new Set(rows.map((row) => row.version));
-    const pending = migrationFiles().filter((name) => !applied.has(name));
+    const pending = migrationFiles().filter((name) => !applied.has(name) && (include?.(name) ?? true));
     for (const name of pending) {
       await tx.query(readFileSync(path.join(MIGRATIONS_DIR, name), 'utf8'));
       await tx.query('insert into schema_migrations (version) values ($1)', [name]);

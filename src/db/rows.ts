@@ -1,7 +1,8 @@
 // Every table's row, declared once: the column names, their PostgreSQL types and whether they may be null.
 // Repositories type what they read with `Row<'table'>` (or a `Pick` of it) rather than declaring their own shapes,
 // and src/db/rows.test.ts compares these declarations with the live catalog after the migrations, so a migration
-// that drifts from them (a renamed column, a changed type, a dropped `not null`) fails the suite.
+// that drifts from them (a renamed column, a changed type, a dropped `not null`, another set of checked values)
+// fails the suite.
 // A type ending in `?` is nullable. Values arrive as node-postgres gives them on both engines (src/db/db.ts):
 // int8 and numeric as numbers, timestamptz as Date, jsonb parsed, bytea as Buffer, arrays as arrays.
 
@@ -29,6 +30,10 @@ export const TABLES = {
     api_key_hash: 'text',
     created_at: 'timestamptz',
     updated_at: 'timestamptz',
+    widget_key: 'text',
+    widget_origins: '_text',
+    widget_identity_secret: 'text?',
+    widget_identity_required: 'bool',
   },
   api_tokens: {
     account_id: 'text',
@@ -203,6 +208,22 @@ export const TABLES = {
     attempted_at: 'timestamptz',
     next_attempt_at: 'timestamptz?',
   },
+  widget_sessions: {
+    account_id: 'text',
+    id: 'text',
+    contact_id: 'text',
+    token_hash: 'text',
+    created_at: 'timestamptz',
+    last_seen_at: 'timestamptz',
+  },
+  widget_writes: {
+    account_id: 'text',
+    contact_id: 'text',
+    client_id: 'text',
+    result_id: 'text?',
+    created_at: 'timestamptz',
+    scope: 'text',
+  },
   idempotency_keys: {
     account_id: 'text',
     key: 'text',
@@ -218,6 +239,14 @@ export const TABLES = {
   schema_migrations: { version: 'text', applied_at: 'timestamptz' },
 } as const satisfies Record<string, Record<string, ColumnType>>;
 
+/** The values a check constraint allows in a text column (`column in (...)`): `Row` narrows the column to them. */
+export const CHECKED_VALUES = {
+  agents: { role: ['agent', 'admin', 'owner'], status: ['online', 'offline'] },
+  bots: { trigger_event: ['conversation_opened', 'page_visit', 'idle'] },
+  conversations: { status: ['pending', 'open', 'served', 'closed'], close_type: ['agent', 'contact', 'inactivity'] },
+  messages: { type: ['message', 'note', 'event'], sub_type: ['contact', 'agent', 'bot', 'trigger', 'system'] },
+} as const satisfies { [T in keyof typeof TABLES]?: { [C in keyof (typeof TABLES)[T]]?: readonly string[] } };
+
 export type TableName = keyof typeof TABLES;
 
 type ValueOf<T extends ColumnType> = T extends `${infer Base extends keyof ColumnValues}?`
@@ -226,5 +255,16 @@ type ValueOf<T extends ColumnType> = T extends `${infer Base extends keyof Colum
     ? ColumnValues[T]
     : never;
 
+/** The checked values of column `C` of table `T`, or `Value` (the column's type) when no check narrows it. */
+type Checked<T extends TableName, C, Value> = T extends keyof typeof CHECKED_VALUES
+  ? C extends keyof (typeof CHECKED_VALUES)[T]
+    ? (typeof CHECKED_VALUES)[T][C] extends readonly (infer V)[]
+      ? V | (null extends Value ? null : never)
+      : Value
+    : Value
+  : Value;
+
 /** A whole row of `table`, as node-postgres returns it. */
-export type Row<T extends TableName> = { -readonly [C in keyof (typeof TABLES)[T]]: ValueOf<(typeof TABLES)[T][C] & ColumnType> };
+export type Row<T extends TableName> = {
+  -readonly [C in keyof (typeof TABLES)[T]]: Checked<T, C, ValueOf<(typeof TABLES)[T][C] & ColumnType>>;
+};

@@ -51,6 +51,15 @@ describe('demo-data', () => {
     assert.ok((counts.last as Date) < NOW);
   });
 
+  it('writes its history into the month partitions of its period, none into the default ones (src/db/partitions.ts)', async () => {
+    const placed = await rows(`
+      select tableoid::regclass::text as partition, count(*)::int8 as n from messages where account_id = $1 group by 1
+      union all
+      select tableoid::regclass::text, count(*)::int8 from paths where account_id = $1 group by 1`);
+    assert.ok(placed.length >= 4, JSON.stringify(placed));
+    for (const row of placed) assert.match(String(row.partition), /^(messages|paths)_p[0-9]{6}$/);
+  });
+
   it('has more traffic on weekdays than at weekends and in office hours than at night', async () => {
     const [shape] = await rows(`
       select count(*) filter (where extract(isodow from created_at) <= 5) / 5.0 as per_weekday,

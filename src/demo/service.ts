@@ -2,6 +2,7 @@
  * `chat-service demo-data`: fills an account with a realistic history, as if the
  * service had been storing it live, generated in batches and written in bulk.
  */
+import { createMonthPartitions } from '../db/partitions.ts';
 import type { Db } from '../db/db.ts';
 import { notFound } from '../http/errors.ts';
 import { Random } from './random.ts';
@@ -21,7 +22,7 @@ import {
   type HistoryPath,
 } from '../conversations/repository.ts';
 import { ensureNamed } from '../named-resources/repository.ts';
-import { GROUPS as GROUP_KIND, TAGS as TAG_KIND } from '../named-resources/schema.ts';
+import { GROUPS as GROUP_KIND, TAGS as TAG_KIND } from '../named-resources/kinds.ts';
 
 export interface DemoDataOptions {
   accountId: string;
@@ -151,6 +152,8 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
   const lastDay = calendar.localDay(nowMs);
   const firstDay = lastDay - options.days;
   const world = await buildWorld(db, options.accountId, random, (firstDay - 30) * DAY_MS);
+  // The history's months get their partitions first, so its rows go straight to them (src/db/partitions.ts).
+  await createMonthPartitions({ db, now: () => options.now }, new Date((firstDay - 30) * DAY_MS));
 
   const summary: DemoDataSummary = { conversations: 0, messages: 0, contacts: 0, agents: world.agentCount };
   const knownContacts: string[] = [];

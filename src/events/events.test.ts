@@ -6,7 +6,7 @@ import type { Db } from '../db/db.ts';
 import { recordEvent } from './outbox.ts';
 import { sendEventStream } from './http.ts';
 import { streamStart } from './service.ts';
-import { produceAgentEvents, recordConversationEvent } from '../test/events.ts';
+import { openEventStream, produceAgentEvents, recordConversationEvent, type Message, type Stream } from '../test/events.ts';
 
 let t: TestApp;
 let base: string;
@@ -16,71 +16,9 @@ before(async () => {
 });
 after(() => t.close());
 
-interface Message {
-  id: number;
-  event: string;
-  data: { id: number; event: string; timestamp: string; account_id: string; data: Record<string, any> }; // eslint-disable-line @typescript-eslint/no-explicit-any -- event payloads vary
-}
-
-interface Stream {
-  response: Response;
-  /** The next `count` messages (comments and retry lines skipped). */
-  next(count: number): Promise<Message[]>;
-  close(): void;
-}
-
-/** A real SSE client over HTTP: fetch and a body reader. */
-async function openStream(
-  token: string,
-  query = '',
-  headers: Record<string, string> = {},
-  at = base,
-  path = '/v2/events',
-): Promise<Stream> {
-  const controller = new AbortController();
-  const response = await fetch(`${at}${path}${query}`, {
-    headers: { authorization: `Bearer ${token}`, ...headers },
-    signal: controller.signal,
-  });
-  assert.equal(response.status, 200);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const messages: Message[] = [];
-  const read = async (): Promise<boolean> => {
-    const { value, done } = await reader.read();
-    if (done) return false;
-    buffer += decoder.decode(value, { stream: true });
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const fields = Object.fromEntries(
-        buffer
-          .slice(0, end)
-          .split('\n')
-          .filter((line) => !line.startsWith(':'))
-          .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
-      );
-      buffer = buffer.slice(end + 2);
-      if (fields.data !== undefined) messages.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
-    }
-    return true;
-  };
-  return {
-    response,
-    async next(count) {
-      // A generous bound (the stream polls every 300 ms): a missing event fails with a message instead of hanging.
-      const deadline = AbortSignal.timeout(60_000);
-      const expired = new Promise<never>((_, reject) =>
-        deadline.addEventListener('abort', () => reject(new Error(`expected ${count} messages, got ${messages.length} within 60 s`)), {
-          once: true,
-        }),
-      );
-      expired.catch(() => undefined);
-      while (messages.length < count) if (!(await Promise.race([read(), expired]))) throw new Error('the stream ended');
-      return messages.splice(0, count);
-    },
-    close: () => controller.abort(),
-  };
-}
+/** A real SSE client over HTTP on this file's app (src/test/events.ts). */
+const openStream = (token: string, query = '', headers: Record<string, string> = {}, at = base, path = '/v2/events'): Promise<Stream> =>
+  openEventStream(at, token, query, headers, path);
 
 const idsOf = (messages: Message[]) => messages.map((m) => m.id);
 

@@ -8,8 +8,9 @@ export interface EventFilter {
   /**
    * Only the events of these conversations: events that belong to no conversation
    * (`contact.created`, `agent.updated`) are then left out. Absent: every event of the account.
+   * A stream keeps them as a set it can grow (StreamOptions.onSubscribed, Subscription.addConversation).
    */
-  conversationIds?: readonly string[];
+  conversationIds?: ReadonlySet<string> | readonly string[];
   /** Only events of these types. Absent: every type. */
   types?: ReadonlySet<string>;
 }
@@ -25,5 +26,7 @@ export function matchesFilter(filter: EventFilter, event: FilteredFields): boole
   if (event.account_id !== filter.accountId) return false;
   if (filter.types && !filter.types.has(event.type)) return false;
   if (!filter.conversationIds) return true;
-  return event.conversation_id !== null && filter.conversationIds.includes(event.conversation_id);
+  if (event.conversation_id === null) return false;
+  const ids = filter.conversationIds;
+  return 'has' in ids ? ids.has(event.conversation_id) : ids.includes(event.conversation_id);
 }

@@ -85,10 +85,15 @@ describe('a write transaction left open', { skip: engine === 'pglite' }, () => {
       let woken = false;
       let wake!: () => void;
       const wokenOnce = new Promise<void>((resolve) => (wake = resolve));
-      const stop = hub.subscribe(account.accountId, () => {
-        woken = true;
-        wake();
-      });
+      const subscription = hub.subscribe(
+        { accountId: account.accountId },
+        {
+          deliver: () => {
+            woken = true;
+            wake();
+          },
+        },
+      );
 
       const xidBefore = BigInt((await observer.query<{ x: string }>('select pg_current_xact_id()::text as x')).rows[0].x);
       const stepsBefore = counts.steps;
@@ -107,7 +112,7 @@ describe('a write transaction left open', { skip: engine === 'pglite' }, () => {
 
       await open.query('commit');
       await wokenOnce; // settles once the transaction ends
-      stop();
+      subscription.close();
     } finally {
       await open.end();
       await observer.end();

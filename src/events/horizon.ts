@@ -5,7 +5,9 @@
  * misses a smaller id committing later, while writers share no lock.
  *
  * Event ids come from a sequence (src/events/outbox.ts), and a transaction that
- * takes one already has its transaction id (xid). So a pair read in this order:
+ * takes one already has its transaction id (xid): the id column's default,
+ * next_event_id() (migration 156), takes the xid first, the one place this is
+ * enforced (src/events/fanout.test.ts fails when a writer takes ids otherwise). So a pair read in this order:
  * `last`, the sequence's newest id, then `next`, the next transaction id the
  * server will hand out, says "every id up to `last` belongs to a transaction
  * whose xid is below `next`". Once a later snapshot's xmin (its oldest running

@@ -1,8 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Deps } from '../deps.ts';
 import type { EventFilter } from './filter.ts';
-import type { EventHub, StreamHolder } from './hub.ts';
+import type { EventHub, StreamHolder, Subscription } from './hub.ts';
 import { streamEvents } from './stream.ts';
+import type { EventRow } from './repository.ts';
+
+/** The `retry:` of a stream: 1 to 5 s, uniformly (EventSource waits that long before reconnecting). */
+export function reconnectDelayMs(): number {
+  return 1000 + Math.floor(Math.random() * 4000);
+}
 
 /** One stream to send: which events, from where, and who holds it. */
 export interface EventStreamRequest {
@@ -13,6 +19,10 @@ export interface EventStreamRequest {
   holder: StreamHolder;
   /** An API token whose revocation ends the stream. */
   tokenId?: string;
+  /** Called with the stream's hub subscription once open (StreamOptions.onSubscribed: add conversations to a narrowed stream). */
+  onSubscribed?: (subscription: Subscription) => void;
+  /** What the client sees of an event, or null to leave it out (StreamOptions.present); default toEventBody. */
+  present?: (row: EventRow) => object | null;
 }
 
 /**
@@ -47,13 +57,21 @@ export async function sendEventStream(
       reply.raw.end();
       return;
     }
-    // Reconnect after 2 s; the comment flushes the headers so clients see the stream open.
-    reply.raw.write('retry: 2000\n: connected\n\n');
+    // Reconnect after 1 to 5 s, each stream its own delay, so that the clients of a restarted instance do not all
+    // come back in the same second; the comment flushes the headers so clients see the stream open.
+    reply.raw.write(`retry: ${reconnectDelayMs()}\n: connected\n\n`);
     // The response closes when the client disconnects (or once the stream has ended).
     reply.raw.once('close', () => slot.end('closed'));
     deps.metrics.eventStreamsOpen.inc();
     try {
-      await streamEvents(deps, hub, reply.raw, { filter: stream.filter, afterId: stream.afterId, tokenId: stream.tokenId, slot });
+      await streamEvents(deps, hub, reply.raw, {
+        filter: stream.filter,
+        afterId: stream.afterId,
+        tokenId: stream.tokenId,
+        onSubscribed: stream.onSubscribed,
+        present: stream.present,
+        slot,
+      });
     } catch (error) {
       request.log.error({ err: error }, 'event stream failed');
     } finally {

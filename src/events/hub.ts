@@ -5,10 +5,17 @@
  * Writers announce their account on EVENTS_CHANNEL after commit
  * (src/events/outbox.ts). The hub LISTENs once for the instance, steps the
  * settled horizon (src/events/horizon.ts) until it covers the ids handed out
- * before the announcement, then wakes that account's subscribers. Announcements
- * of accounts nobody here reads (no stream, no webhook) cost no query. A slow safety
- * poll finds events whose announcement was lost (a dropped LISTEN connection, a
- * crash between commit and notify): a lost notification only delays.
+ * before the announcement, then reads the account's newly settled events once
+ * (one query for all its streams) and hands that batch to the subscriptions it
+ * concerns: the account's account-wide ones, and those of the conversations the
+ * batch holds events of (a visitor's stream is woken by its own conversations
+ * only). Subscribing wakes nobody else: the new subscriber catches up from its own
+ * cursor. The cost of an event is thus per interested stream, not per open stream
+ * (docs/scaling.md). Announcements of accounts nobody here reads (no stream, no
+ * webhook) cost no query. A slow safety poll finds events whose announcement was
+ * lost (a dropped LISTEN connection, a crash between commit and notify): a lost
+ * notification only delays. One timer for the instance calls the subscribers'
+ * heartbeats (an idle stream's keep-alive comment).
  *
  * The hub also rechecks the tokens of its open streams, in one query for the
  * instance every TOKEN_CHECK_MS, so a stream ends soon after its token is
@@ -19,20 +26,105 @@ import type { Db } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
 import { EventHorizon, settledEventId } from './horizon.ts';
 import { EVENTS_CHANNEL } from './outbox.ts';
+import { eventsAfter, type EventRow } from './repository.ts';
 import { stillActiveTokens } from '../tokens/repository.ts';
 
 /**
  * Between horizon steps while announced events are not settled yet (their writers have not all
- * finished): 5 ms after a step that moved the horizon, then doubling while it stays put, up to
- * STEP_RETRY_MAX_MS. A write transaction left open (a psql session, a stuck request) then costs a
- * step every STEP_RETRY_MAX_MS, not 200 a second; once it ends, its events settle within that.
+ * finished). An id settles at the step after the one that saw it handed out, so after a step that
+ * saw new ids (or moved the horizon) the next one follows at once; then 5 ms, doubling while the
+ * horizon stays put, up to STEP_RETRY_MAX_MS. A write transaction left open (a psql session, a stuck
+ * request) then costs a step every STEP_RETRY_MAX_MS, not 200 a second; once it ends, its events
+ * settle within that.
  */
 export const STEP_RETRY_MS = 5;
 export const STEP_RETRY_MAX_MS = 200;
 /** How often the tokens of open streams are checked for revocation. */
 export const TOKEN_CHECK_MS = 2000;
+/** How often the one heartbeat timer of the instance calls the subscribers' `heartbeat`. */
+export const HEARTBEAT_MS = 5000;
+/** Events read per query when the hub reads an account's newly settled events. */
+const DISPATCH_PAGE = 1000;
 
-type Wake = () => void;
+/**
+ * Events of one account, settled: every event of the account with an id in
+ * (afterId, throughId], oldest first. The same batch (and the same row objects)
+ * goes to every subscription it concerns: a subscriber must not change it.
+ */
+export interface SettledBatch {
+  afterId: number;
+  throughId: number;
+  rows: readonly EventRow[];
+}
+
+/**
+ * What a subscription reads: one account's events, or only those of some of its
+ * conversations (a visitor's stream). The hub indexes subscriptions by account and
+ * by conversation, so a batch wakes only the subscriptions it concerns.
+ */
+export interface SubscriptionFilter {
+  accountId: string;
+  /**
+   * Only the events of these conversations: a batch with no event of one of them does
+   * not reach the subscriber. The hub keeps this set and adds to it in
+   * `Subscription.addConversation` (the subscriber may read it to filter rows).
+   * Absent: every event of the account.
+   */
+  conversationIds?: Set<string>;
+}
+
+/** Who receives the batches of a subscription. */
+export interface Subscriber {
+  /**
+   * Called (synchronously, from the hub) with each batch of the account's newly settled
+   * events that concerns the subscription, in id order, with no gap between the batches of
+   * an account-wide subscription. A conversation subscription skips the batches that hold
+   * none of its conversations' events. Keep it cheap: queue the batch and return.
+   */
+  deliver(batch: SettledBatch): void;
+  /** Called every HEARTBEAT_MS by the instance's one heartbeat timer (an idle stream sends its keep-alive). */
+  heartbeat?(): void;
+}
+
+/**
+ * One subscription (EventHub.subscribe). The API streams build on (src/events/stream.ts;
+ * the widget's visitor stream too):
+ *
+ *   const sub = hub.subscribe({ accountId, conversationIds: new Set(ids) }, { deliver, heartbeat });
+ *   // read the outbox after your own cursor up to sub.fromId (nobody else is woken), then take the batches
+ *   sub.addConversation(newId);   // the visitor started a conversation: its events reach this subscription from now on
+ *   sub.close();
+ */
+export interface Subscription {
+  /**
+   * The account's events up to this id had been handed to subscribers when this one
+   * subscribed: the subscriber reads those it still needs (after its cursor, up to here)
+   * from the outbox itself; every later event comes through `deliver`. Batches may
+   * still start below it (skip ids at or below the cursor).
+   */
+  readonly fromId: number;
+  /**
+   * Adds a conversation to a conversation subscription (a visitor who starts a new one):
+   * batches settled from now on that hold its events reach the subscriber. Events of it
+   * handed out before the call are not delivered: add it before its first event commits
+   * (its id is known before the insert). A no-op for an account-wide subscription.
+   */
+  addConversation(conversationId: string): void;
+  /** Stops the deliveries and heartbeats. */
+  close(): void;
+}
+
+/** The subscriptions of one account that this instance reads, and how far batches were handed out. */
+interface AccountReaders {
+  /** Account-wide subscriptions. */
+  all: Set<Subscriber>;
+  /** Conversation subscriptions, by conversation id. */
+  byConversation: Map<string, Set<Subscriber>>;
+  /** How many subscriptions (of either kind). */
+  count: number;
+  /** Batches up to this id have been handed out. */
+  dispatchedThrough: number;
+}
 
 /** An instance-wide reader (the webhook worker): which accounts it reads, and what to call when theirs settle. */
 interface Watcher {
@@ -102,7 +194,10 @@ export class EventHub {
   readonly #db: Db;
   readonly #options: EventHubOptions;
   readonly #horizon = new EventHorizon();
-  readonly #subscribers = new Map<string, Set<Wake>>();
+  readonly #readers = new Map<string, AccountReaders>();
+  readonly #subscribers = new Set<Subscriber>();
+  #wakes = 0;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
   readonly #watchers = new Set<Watcher>();
   /** Accounts announced since the last step began. */
   #announced = new Set<string>();
@@ -110,7 +205,7 @@ export class EventHub {
   readonly #waiting = new Map<string, number>();
   #stepping: Promise<void> | undefined;
   #stepAgain = false;
-  /** The wait before the next retry while announced events are not settled (STEP_RETRY_MS, doubling). */
+  /** The wait before the next retry while announced events are not settled (0 once after progress, then STEP_RETRY_MS doubling). */
   #retryMs = STEP_RETRY_MS;
   /** The next step reads the horizon even if no reader here wants an announced account (the safety poll). */
   #stepAnyway = false;
@@ -127,6 +222,9 @@ export class EventHub {
   readonly #slots = new Set<StreamSlot>();
   readonly #streamsByAccount = new Map<string, number>();
   readonly #streamsByHolder = new Map<string, number>();
+  /** The settledNow lookup running, and the one that callers arriving meanwhile wait for. */
+  #settling: Promise<number> | undefined;
+  #settlingNext: Promise<number> | undefined;
   /** What endStreams waits for. */
   readonly #streamsEnded: (() => void)[] = [];
 
@@ -151,6 +249,15 @@ export class EventHub {
       TOKEN_CHECK_MS,
     );
     this.#tokenTimer.unref();
+    this.#heartbeatTimer = setInterval(() => {
+      for (const subscriber of this.#subscribers) subscriber.heartbeat?.();
+    }, HEARTBEAT_MS);
+    this.#heartbeatTimer.unref();
+  }
+
+  /** Batches handed to subscribers since the hub started (one per subscriber woken): what a test or a benchmark counts. */
+  get wakes(): number {
+    return this.#wakes;
   }
 
   /** Every event with an id up to this one that will ever commit has committed (as far as this instance knows). */
@@ -205,7 +312,23 @@ export class EventHub {
    * event handed out before the call (src/events/horizon.ts, settledEventId).
    */
   settledNow(): Promise<number> {
-    return settledEventId(this.#db);
+    // A call made while a lookup runs joins the next one, which starts after it (a reconnect storm
+    // of thousands of streams costs a few lookups, not thousands): at most two at once.
+    if (!this.#settling) return this.#settle();
+    return (this.#settlingNext ??= this.#settling
+      .catch(() => undefined)
+      .then(() => {
+        this.#settlingNext = undefined;
+        return this.#settle();
+      }));
+  }
+
+  #settle(): Promise<number> {
+    const lookup: Promise<number> = settledEventId(this.#db).finally(() => {
+      if (this.#settling === lookup) this.#settling = undefined;
+    });
+    this.#settling = lookup;
+    return lookup;
   }
 
   /**
@@ -218,16 +341,50 @@ export class EventHub {
     this.#step();
   }
 
-  /** Calls `wake` whenever new events of the account have settled. Returns the function that stops it. */
-  subscribe(accountId: string, wake: Wake): () => void {
-    let wakes = this.#subscribers.get(accountId);
-    if (!wakes) this.#subscribers.set(accountId, (wakes = new Set()));
-    wakes.add(wake);
-    // Nobody here may have read this account until now: catch the horizon up with its events.
-    this.announce(accountId);
-    return () => {
-      wakes.delete(wake);
-      if (wakes.size === 0 && this.#subscribers.get(accountId) === wakes) this.#subscribers.delete(accountId);
+  /**
+   * Hands `subscriber` the batches of the account's events that settle from now on and
+   * concern the filter (see Subscription for the whole API). Wakes no other subscriber:
+   * the new one reads what it missed from the outbox, up to `fromId`.
+   */
+  subscribe(filter: SubscriptionFilter, subscriber: Subscriber): Subscription {
+    const { accountId, conversationIds } = filter;
+    let readers = this.#readers.get(accountId);
+    if (!readers) {
+      readers = { all: new Set(), byConversation: new Map(), count: 0, dispatchedThrough: this.#horizon.settled };
+      this.#readers.set(accountId, readers);
+      // Nobody here read this account until now: catch the horizon up with its events.
+      this.announce(accountId);
+    }
+    const account = readers;
+    const index = (conversationId: string) => {
+      let subscribers = account.byConversation.get(conversationId);
+      if (!subscribers) account.byConversation.set(conversationId, (subscribers = new Set()));
+      subscribers.add(subscriber);
+    };
+    if (conversationIds) for (const conversationId of conversationIds) index(conversationId);
+    else account.all.add(subscriber);
+    account.count++;
+    this.#subscribers.add(subscriber);
+    let closed = false;
+    return {
+      fromId: account.dispatchedThrough,
+      addConversation(conversationId) {
+        if (closed || !conversationIds || conversationIds.has(conversationId)) return;
+        conversationIds.add(conversationId);
+        index(conversationId);
+      },
+      close: () => {
+        if (closed) return;
+        closed = true;
+        this.#subscribers.delete(subscriber);
+        account.all.delete(subscriber);
+        for (const conversationId of conversationIds ?? []) {
+          const subscribers = account.byConversation.get(conversationId);
+          subscribers?.delete(subscriber);
+          if (subscribers?.size === 0) account.byConversation.delete(conversationId);
+        }
+        if (--account.count === 0 && this.#readers.get(accountId) === account) this.#readers.delete(accountId);
+      },
     };
   }
 
@@ -244,7 +401,7 @@ export class EventHub {
 
   /** Whether a reader here reads the account's events: an announcement nobody wants costs no query. */
   #wanted(accountId: string): boolean {
-    if (this.#subscribers.has(accountId)) return true;
+    if (this.#readers.has(accountId)) return true;
     for (const watcher of this.#watchers) if (watcher.wants(accountId)) return true;
     return false;
   }
@@ -267,6 +424,7 @@ export class EventHub {
     await this.endStreams();
     clearInterval(this.#safetyTimer);
     clearInterval(this.#tokenTimer);
+    clearInterval(this.#heartbeatTimer);
     await this.#unlisten?.();
     await this.#stepping;
     await this.#checkingTokens;
@@ -308,6 +466,7 @@ export class EventHub {
       if (announced.length === 0 && this.#waiting.size === 0 && !this.#stepAnyway) continue;
       this.#stepAnyway = false;
       const settledBefore = this.#horizon.settled;
+      const newestBefore = this.#horizon.newest;
       try {
         await this.#horizon.advance(this.#db);
       } catch {
@@ -315,15 +474,15 @@ export class EventHub {
         return;
       }
       for (const accountId of announced) this.#waiting.set(accountId, this.#horizon.newest);
-      const moved = this.#horizon.settled > settledBefore;
+      const progressed = this.#horizon.settled > settledBefore || this.#horizon.newest > newestBefore;
       const settled = this.#horizon.settled;
       const ready = [...this.#waiting].filter(([, through]) => through <= settled).map(([accountId]) => accountId);
       for (const accountId of ready) this.#waiting.delete(accountId);
-      this.#wake(ready);
+      await this.#wake(ready);
       if (this.#waiting.size > 0 && !this.#closed) {
-        // Back off while the horizon stays put (a transaction stays open); start over once it moves.
-        this.#retryMs = moved ? STEP_RETRY_MS : Math.min(this.#retryMs * 2, STEP_RETRY_MAX_MS);
-        await sleep(this.#retryMs);
+        // The ids just seen settle at the next step: take it at once (once); back off while the horizon stays put.
+        this.#retryMs = progressed && this.#retryMs !== 0 ? 0 : Math.min(Math.max(this.#retryMs * 2, STEP_RETRY_MS), STEP_RETRY_MAX_MS);
+        if (this.#retryMs > 0) await sleep(this.#retryMs);
         this.#stepAgain = true;
       } else {
         this.#retryMs = STEP_RETRY_MS;
@@ -331,13 +490,53 @@ export class EventHub {
     } while (this.#stepAgain && !this.#closed);
   }
 
-  #wake(accountIds: readonly string[]): void {
+  /** Hands the accounts' newly settled events to their subscriptions, and wakes the watchers that want them. */
+  async #wake(accountIds: readonly string[]): Promise<void> {
     if (accountIds.length === 0) return;
-    for (const accountId of accountIds) for (const wake of this.#subscribers.get(accountId) ?? []) wake();
+    await Promise.all(accountIds.map((accountId) => this.#dispatch(accountId)));
     for (const watcher of this.#watchers) {
       const wanted = accountIds.filter((accountId) => watcher.wants(accountId));
       if (wanted.length > 0) watcher.wake(wanted);
     }
+  }
+
+  /**
+   * Reads the account's events settled since its last batch, a page at a time, and hands
+   * each page to the subscriptions it concerns. Pages of one account are read one after
+   * the other (the step loop runs once at a time), so batches reach a subscriber in order.
+   */
+  async #dispatch(accountId: string): Promise<void> {
+    const settled = this.#horizon.settled;
+    for (;;) {
+      const readers = this.#readers.get(accountId);
+      if (!readers || readers.dispatchedThrough >= settled) return;
+      const afterId = readers.dispatchedThrough;
+      let rows: EventRow[];
+      try {
+        rows = await eventsAfter(this.#db, accountId, { afterId, throughId: settled }, DISPATCH_PAGE);
+      } catch {
+        // Read again at the next announcement or safety poll: the batch starts where the last one ended.
+        return;
+      }
+      // Subscriptions made during the read got this account's `fromId` = afterId: they get this batch too.
+      if (this.#readers.get(accountId) !== readers) return;
+      const throughId = rows.length === DISPATCH_PAGE ? rows[rows.length - 1].id : settled;
+      readers.dispatchedThrough = throughId;
+      if (rows.length > 0) this.#deliver(readers, { afterId, throughId, rows });
+    }
+  }
+
+  #deliver(readers: AccountReaders, batch: SettledBatch): void {
+    for (const subscriber of readers.all) subscriber.deliver(batch);
+    this.#wakes += readers.all.size;
+    if (readers.byConversation.size === 0) return;
+    const concerned = new Set<Subscriber>();
+    for (const row of batch.rows) {
+      if (row.conversation_id === null) continue;
+      for (const subscriber of readers.byConversation.get(row.conversation_id) ?? []) concerned.add(subscriber);
+    }
+    for (const subscriber of concerned) subscriber.deliver(batch);
+    this.#wakes += concerned.size;
   }
 
   /** One step and one query for the whole instance: the accounts with events settled since the last poll. */
@@ -352,7 +551,9 @@ export class EventHub {
         through,
       ]);
       this.#polledThrough = through;
-      this.#wake(rows.map((row) => row.account_id));
+      // Dispatched by the step loop, which reads an account's batches one after the other.
+      for (const { account_id: accountId } of rows) this.#waiting.set(accountId, Math.max(this.#waiting.get(accountId) ?? 0, through));
+      this.#step();
     } catch {
       // Tried again at the next poll.
     }

@@ -4,14 +4,12 @@
  * it saw, and the webhook queue, still get every event once, in id order, and the
  * events of each conversation in the conversation's order.
  */
-import { after, before, describe, it, type TestContext } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { engine, startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
+import { startWebhookReceiver } from '../test/webhooks.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 import { recordEvent } from './outbox.ts';
 import { EventHorizon } from './horizon.ts';
@@ -90,24 +88,6 @@ async function committedEvents(account: TestAccount): Promise<number> {
   return rows[0].n;
 }
 
-/** A receiver answering 200 to every delivery; closed when the test ends. */
-async function startReceiver(ctx: TestContext): Promise<{ url: string; delivered: Received[] }> {
-  const delivered: Received[] = [];
-  const server = http.createServer(async (request, response) => {
-    let raw = '';
-    for await (const chunk of request) raw += chunk;
-    delivered.push(received(JSON.parse(raw)));
-    response.writeHead(200).end();
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  ctx.after(() => {
-    server.closeAllConnections();
-    server.close();
-  });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, delivered };
-}
-
 describe('events under concurrent writers', { timeout: 600_000 }, () => {
   it('reach resuming streams and webhooks once each, in id order, each conversation in its order', async (ctx) => {
     const account = await t.account();
@@ -115,7 +95,7 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
     const conversations: Json[] = [];
     for (let i = 0; i < CONVERSATIONS; i++) conversations.push(await f.conversation({ text: `Hi ${i}` }));
     const beforeHook = await committedEvents(account);
-    const receiver = await startReceiver(ctx);
+    const receiver = await startWebhookReceiver<{ id: number; data: Json }>(ctx);
     const hook = await t.client(account.token).post('/v2/webhooks', { url: receiver.url });
     assert.equal(hook.status, 200);
     ctx.after(() => t.client(account.token).delete(`/v2/webhooks/${hook.body.id}`));
@@ -178,7 +158,7 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
     // The webhook started after the conversations were opened: it got everything after, once each.
     const afterHook = outbox.slice(beforeHook);
     assert.deepEqual(
-      receiver.delivered.map((event) => event.id).sort((a, b) => a - b),
+      receiver.bodies.map((event) => event.id).sort((a, b) => a - b),
       afterHook,
     );
 
@@ -188,7 +168,7 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
         events.filter((event) => event.conversationId === conversation.id && event.messageId).map((event) => event.messageId);
       assert.deepEqual(inOrder(streamed[0]), messages, 'the stream follows the conversation order');
       const hookMessages = messages.slice(1);
-      assert.deepEqual(inOrder(receiver.delivered), hookMessages, 'the webhook follows the conversation order');
+      assert.deepEqual(inOrder(receiver.bodies.map(received)), hookMessages, 'the webhook follows the conversation order');
     }
   });
 });

@@ -130,6 +130,14 @@ export function bodyErrors(body: unknown): ErrorItem[] {
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 
+/** Shown as optional (finishDocument() in src/http/openapi.ts reads its title). */
+export const EMPTY_BODY = {
+  title: 'empty_body',
+  type: 'object',
+  additionalProperties: false,
+  description: 'No body is needed; an empty JSON object is accepted, and any property in it is refused (422).',
+};
+
 export function installErrorHandling(app: FastifyInstance, knownRoutes: { method: string; pattern: RegExp }[]) {
   // The statuses a body sent to a bodyless operation can get, declared where it can be sent.
   app.addHook('onRoute', (routeOptions) => {
@@ -138,6 +146,12 @@ export function installErrorHandling(app: FastifyInstance, knownRoutes: { method
     const responses = routeOptions.schema.response as Record<string, unknown>;
     const authenticated = routeOptions.config.scopes !== undefined;
     for (const status of [400, 413, 415, 422]) responses[status] ??= errorResponse(status, authenticated, false);
+    // The document says what is accepted: nothing, or an empty JSON object (a client that always sends one).
+    const transform = routeOptions.config.swaggerTransform;
+    routeOptions.config.swaggerTransform = (args) => {
+      const shown = transform ? transform(args) : { schema: args.schema, url: args.url };
+      return { ...shown, schema: { ...shown.schema, body: EMPTY_BODY } };
+    };
   });
 
   // Input the database cannot store is a 422 here, not a 500 from SQL later.

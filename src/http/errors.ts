@@ -24,6 +24,7 @@ export const ERROR_CODES = [
   'idempotency_key_in_use',
   'idempotency_key_reused',
   'upload_quota_exceeded',
+  'invalid_identity',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

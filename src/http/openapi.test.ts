@@ -125,14 +125,15 @@ describe('the served OpenAPI document', () => {
     assert.deepEqual(doc.components.schemas.conversation.properties.close_type.enum, ['agent', 'contact', 'inactivity', null]);
   });
 
-  it('declares 405, 408 and 431 on every operation, 414 where a path parameter can be over-long, and 422 on every /v2 one', () => {
+  it('declares 405, 408 and 431 on every operation, 414 where a path parameter can be over-long, and 422 on every /v2 and /widget/v1 one', () => {
     for (const { name, op } of operations()) {
       const responses = op.responses as Record<string, { $ref?: string }>;
       for (const status of ['405', '408', '431']) assert.ok(responses[status]?.$ref, `${name} ${status}`);
       assert.equal(responses['414'] !== undefined, name.includes('{'), `${name} 414`);
       // The fuzz test found GET /v2/bots answering an undeclared 422 (a GET with a JSON body).
-      assert.equal(responses['422'] !== undefined, name.includes(' /v2/'), `${name} 422`);
-      if (name.includes(' /v2/')) assert.ok(responses['503'], `${name} 503`);
+      const api = name.includes(' /v2/') || name.includes(' /widget/v1/');
+      assert.equal(responses['422'] !== undefined, api, `${name} 422`);
+      if (api) assert.ok(responses['503'], `${name} 503`);
     }
     assert.deepEqual(Object.keys(doc.components.responses).sort(), [
       'headers_too_large',
@@ -144,16 +145,21 @@ describe('the served OpenAPI document', () => {
     ]);
   });
 
-  it('declares the body statuses on operations without a body, which refuse one', () => {
+  it('declares an optional empty body and the body statuses on operations without a body, which refuse one', () => {
+    type Body = { required?: boolean; content?: Record<string, { schema?: { $ref?: string } }> };
     for (const name of ['POST /v2/agents/{id}/ping', 'PATCH /v2/conversations/{id}/close', 'DELETE /v2/tags/{id}']) {
-      const { op } = operations().find((o) => o.name === name) as unknown as { op: { responses: object; requestBody?: unknown } };
-      assert.equal(op.requestBody, undefined, name);
+      const { op } = operations().find((o) => o.name === name) as unknown as { op: { responses: object; requestBody?: Body } };
+      assert.deepEqual(
+        [op.requestBody?.required, Object.keys(op.requestBody?.content ?? {}), op.requestBody?.content?.['application/json'].schema?.$ref],
+        [false, ['application/json'], '#/components/schemas/empty_body'],
+        name,
+      );
       for (const status of ['400', '413', '415', '422']) assert.ok(status in op.responses, `${name} ${status}`);
     }
   });
 
   it('says what the service checks: download types, the Idempotency-Key, webhook urls, stream types and Last-Event-ID', () => {
-    assert.deepEqual(Object.keys(doc.paths['/v2/uploads/{id}/content'].get.responses['200'].content), ['*/*']);
+    assert.deepEqual(Object.keys(doc.paths['/v2/uploads/{id}/content'].get.responses['200'].content), ['application/json', '*/*']);
     const key = doc.paths['/v2/contacts'].post.parameters.find((p: { name: string }) => p.name === 'idempotency-key');
     assert.deepEqual([key.schema.minLength, key.schema.maxLength, key.schema.pattern], [1, 255, '^[\\x21-\\x7e]+$']);
     const url = doc.paths['/v2/webhooks'].post.requestBody.content['application/json'].schema.properties.url;
@@ -187,9 +193,10 @@ describe('the served OpenAPI document', () => {
     for (const p of defaulted) assert.equal(p.required, false, `${p.where} ${p.name}`);
   });
 
-  it('documents the upload as multipart or raw, and the legacy POSTs as form or JSON', () => {
+  it('documents the upload as multipart or raw (a JSON file as any JSON), and the legacy POSTs as form or JSON', () => {
     const upload = doc.paths['/v2/uploads'].post.requestBody.content;
-    assert.deepEqual(Object.keys(upload).sort(), ['*/*', 'multipart/form-data']);
+    assert.deepEqual(Object.keys(upload).sort(), ['*/*', 'application/json', 'multipart/form-data']);
+    assert.equal(upload['application/json'].schema.type, undefined);
     assert.deepEqual(upload['multipart/form-data'].schema.required, ['file']);
     assert.equal(upload['multipart/form-data'].schema.properties.file.format, 'binary');
     assert.equal(upload['*/*'].schema.format, 'binary');

@@ -47,6 +47,7 @@ interface Response {
 
 interface Operation {
   parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
   responses?: Record<string, Response>;
 }
 
@@ -69,7 +70,7 @@ const errorContent = (description: string) => ({
  * by every operation they can happen to (414: those with a path parameter).
  */
 const SHARED_RESPONSES: Record<string, { status: number; response: Json; pathParameters?: true; v2?: true }> = {
-  // Any /v2 operation refuses a query, path or body its schema does not allow, a GET with a JSON body included;
+  // Any /v2 (and /widget/v1, the visitor API) operation refuses a query, path or body its schema does not allow, a GET with a JSON body included;
   // operations that describe their own 422 keep it. (The legacy export answers 400 invalid_parameters instead.)
   invalid_arguments: {
     status: 422,
@@ -112,6 +113,9 @@ const SHARED_RESPONSES: Record<string, { status: number; response: Json; pathPar
   },
 };
 
+/** The versioned APIs, which share their error answers: /v2 and the visitor API (/widget/v1). */
+const isApiPath = (path: string) => path.startsWith('/v2/') || path.startsWith('/widget/v1/');
+
 export function finishDocument(openapiObject: Json): Json {
   const components = (openapiObject.components ?? {}) as Json;
   const schemas = (components.schemas ?? {}) as Record<string, unknown>;
@@ -121,7 +125,7 @@ export function finishDocument(openapiObject: Json): Json {
       const responses = (operation.responses ??= {});
       for (const [name, shared] of Object.entries(SHARED_RESPONSES)) {
         if (shared.pathParameters && !path.includes('{')) continue;
-        if (shared.v2 && !path.startsWith('/v2/')) continue;
+        if (shared.v2 && !isApiPath(path)) continue;
         (responses as Record<string, unknown>)[shared.status] ??= { $ref: `#/components/responses/${name}` };
       }
       operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
@@ -130,6 +134,10 @@ export function finishDocument(openapiObject: Json): Json {
         if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
       }
       for (const response of Object.values(operation.responses)) describeResponse(response);
+      // @fastify/swagger marks every body required; an operation taking none accepts an empty object, or nothing.
+      if (operation.requestBody?.content?.['application/json']?.schema?.$ref === `${COMPONENT_SCHEMAS}empty_body`) {
+        operation.requestBody.required = false;
+      }
     }
   }
   const sorted = Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b)));

@@ -37,6 +37,8 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
   tags: string[];
   /** Scope a bearer token needs, or scopes any one of which suffices; omitted for public routes. */
   scope?: Scope | readonly Scope[];
+  /** The route takes a visitor token (src/visitors/), never an API token. */
+  visitor?: true;
   params?: P;
   querystring?: Q;
   body?: B;
@@ -70,7 +72,7 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   if (rateLimited) statuses.add(429);
   const scopes: readonly Scope[] | undefined =
     doc.scope === undefined ? undefined : typeof doc.scope === 'string' ? [doc.scope] : doc.scope;
-  if (scopes) {
+  if (scopes || doc.visitor) {
     statuses.add(401);
     statuses.add(403);
   }
@@ -80,7 +82,7 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
   const bodyless = !doc.body && !doc.documentedBody;
   const response: Record<string, unknown> = { 200: doc.response };
   for (const status of [...statuses].sort()) {
-    response[status] = errorResponse(status, scopes !== undefined, doc.querystring !== undefined);
+    response[status] = errorResponse(status, scopes !== undefined || doc.visitor === true, doc.querystring !== undefined);
   }
   return {
     schema: {
@@ -91,7 +93,7 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
       ...(doc.hide ? { hide: true } : {}),
       // Public routes say so explicitly: the document's default is bearer authentication.
       // Alternatives are separate requirements: a token holding any one of the scopes passes.
-      security: scopes ? scopes.map((scope) => ({ bearer: [scope] })) : [],
+      security: doc.visitor ? [{ visitor: [] }] : scopes ? scopes.map((scope) => ({ bearer: [scope] })) : [],
       ...(doc.params ? { params: doc.params } : {}),
       ...(doc.querystring ? { querystring: doc.querystring } : {}),
       ...(doc.body ? { body: doc.body } : {}),
@@ -100,13 +102,14 @@ export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R
     },
     config: {
       scopes,
+      ...(doc.visitor ? { visitor: true as const } : {}),
       ...(bodyless ? { bodyless: true } : {}),
       ...(rateLimited ? {} : { rateLimit: false as const }),
       ...(doc.documentedBody || doc.documentedQuery ? { swaggerTransform: documented(doc.documentedBody, doc.documentedQuery) } : {}),
     },
   } as {
     schema: { params: P; querystring: Q; body: B; response: { 200: R } };
-    config: { scopes?: readonly Scope[]; bodyless?: true; rateLimit?: false; swaggerTransform?: SwaggerTransform };
+    config: { scopes?: readonly Scope[]; visitor?: true; bodyless?: true; rateLimit?: false; swaggerTransform?: SwaggerTransform };
   };
 }
 
@@ -125,5 +128,7 @@ declare module 'fastify' {
     scopes?: readonly Scope[];
     /** The operation takes no request body: one with content is refused (src/http/error-handler.ts). */
     bodyless?: true;
+    /** The operation takes a visitor token (checked by the visitor API's onRequest hook, src/visitors/routes.ts). */
+    visitor?: true;
   }
 }

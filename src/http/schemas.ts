@@ -14,6 +14,9 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
 }
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO-8601 UTC with milliseconds' });
+/** A Timestamp saying what it is: `At('When it was written')`. */
+export const At = (description: string) =>
+  Type.String({ format: 'date-time', description: `${description}; ISO-8601 UTC with milliseconds` });
 
 export const IdParams = Type.Object(
   { id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of the resource, as returned when it was created' }) },

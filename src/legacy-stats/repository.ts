@@ -1,6 +1,5 @@
 import type { Db, Queryable } from '../db/db.ts';
 import { SqlParams } from '../db/params.ts';
-import { type AgentEntry, type AgentRecord, type Interval, type Overview, type OverviewRecord } from './schema.ts';
 
 /** What one export counts: an account's conversations started on the days from..to in its zone. */
 export interface StatsScope {
@@ -11,6 +10,39 @@ export interface StatsScope {
   to: string;
   group: string | null;
 }
+
+/** The counters of docs/behaviour.md §7 over a unit's chats, the account's or one agent's; times in whole seconds. */
+export interface ChatCountsRow {
+  completed: number;
+  completed1to3: number;
+  completed3to5: number;
+  completed5to10: number;
+  completed10toinf: number;
+  dropped: number;
+  dropped_by_visitor: number;
+  dropped_by_agent: number;
+  triggered: number;
+  avg_duration: number;
+  avg_first_response: number;
+  avg_response: number;
+  total_duration: number;
+}
+
+/** The overview's counters of a unit. */
+export type OverviewRow = ChatCountsRow & { visitors: number; channels: number; chats: number; missed: number; offline: number };
+
+/** One agent's counters of a unit. */
+export type AgentCountsRow = ChatCountsRow & { user_id: number; nickname: string };
+
+/** What names a unit: its id, short and long names (UNIT_LABELS). */
+export interface UnitLabelsRow {
+  unit_id: string;
+  unit_name: string;
+  unit_long_name: string;
+}
+
+export type OverviewRecordRow = UnitLabelsRow & OverviewRow;
+export type AgentRecordRow = UnitLabelsRow & AgentCountsRow;
 
 /** Placeholders of a scope's parameters (SqlParams), as every builder below writes them. */
 type ScopeParams = Record<'account' | 'zone' | 'from' | 'to' | 'group', string>;
@@ -95,21 +127,21 @@ const REPLY_SUMS = `
 
 const mean = (sum: string, n: string) => `coalesce(round((${sum})::numeric / nullif(${n}, 0)), 0)`;
 
-/** The wire fields from counters `counts` and reply sums `replies` (either missing for an empty unit). */
+/** The columns of ChatCountsRow from counters `counts` and reply sums `replies` (either missing for an empty unit). */
 const chatFields = (counts: string, replies: string) => `
-  coalesce(${counts}.completed, 0) as "completed",
-  coalesce(${counts}.completed1to3, 0) as "completed1to3",
-  coalesce(${counts}.completed3to5, 0) as "completed3to5",
-  coalesce(${counts}.completed5to10, 0) as "completed5to10",
-  coalesce(${counts}.completed10toinf, 0) as "completed10toInf",
-  coalesce(${counts}.dropped, 0) as "dropped",
-  coalesce(${counts}.dropped_by_visitor, 0) as "droppedByVisitorInactivity",
-  coalesce(${counts}.dropped_by_agent, 0) as "droppedByAgentInactivity",
-  coalesce(${counts}.triggered, 0) as "triggered",
-  ${mean(`${counts}.total_duration`, `${counts}.timed`)} as "avgDuration",
-  ${mean(`${replies}.first_response_sum`, `${replies}.first_response_count`)} as "avgFirstResponse",
-  ${mean(`${replies}.response_sum`, `${replies}.response_count`)} as "avgResponse",
-  coalesce(${counts}.total_duration, 0) as "totalDuration"`;
+  coalesce(${counts}.completed, 0) as completed,
+  coalesce(${counts}.completed1to3, 0) as completed1to3,
+  coalesce(${counts}.completed3to5, 0) as completed3to5,
+  coalesce(${counts}.completed5to10, 0) as completed5to10,
+  coalesce(${counts}.completed10toinf, 0) as completed10toinf,
+  coalesce(${counts}.dropped, 0) as dropped,
+  coalesce(${counts}.dropped_by_visitor, 0) as dropped_by_visitor,
+  coalesce(${counts}.dropped_by_agent, 0) as dropped_by_agent,
+  coalesce(${counts}.triggered, 0) as triggered,
+  ${mean(`${counts}.total_duration`, `${counts}.timed`)} as avg_duration,
+  ${mean(`${replies}.first_response_sum`, `${replies}.first_response_count`)} as avg_first_response,
+  ${mean(`${replies}.response_sum`, `${replies}.response_count`)} as avg_response,
+  coalesce(${counts}.total_duration, 0) as total_duration`;
 
 /**
  * The overview and agent rows of each unit of `units`, each starting with the unit's `labels` columns.
@@ -134,9 +166,9 @@ const rowCtes = (p: ScopeParams, labels: string[], deletedWriters?: string) => `
   overview_rows as (
     select ${[
       ...labels,
-      'coalesce(s.visitors, 0) as "visitors", coalesce(s.channels, 0) as "channels", coalesce(s.chats, 0) as "chats"',
+      'coalesce(s.visitors, 0) as visitors, coalesce(s.channels, 0) as channels, coalesce(s.chats, 0) as chats',
       chatFields('s', 'r'),
-      'coalesce(s.missed, 0) as "missed", coalesce(s.offline, 0) as "offline"',
+      'coalesce(s.missed, 0) as missed, coalesce(s.offline, 0) as offline',
     ].join(',\n           ')}
     from units u
     left join overview_counts s on s.unit_start = u.unit_start
@@ -157,32 +189,35 @@ const rowCtes = (p: ScopeParams, labels: string[], deletedWriters?: string) => `
     group by c.unit_start, x.agent_id
   ),
   agent_rows as (
-    select ${[...labels, 'a.user_id as "userId"', 'a.nickname as "nickname"', chatFields('s', 's')].join(', ')}
+    select ${[...labels, 'a.user_id', 'a.nickname', chatFields('s', 's')].join(', ')}
     from units u
     cross join agent_list a
     left join agent_counts s on s.unit_start = u.unit_start and s.agent_id = a.id
   )`;
 
-/** unitId, unitName, unitLongName of unit `u` (docs/behaviour.md §7); `to_char` names are English whatever the locale. */
-const UNIT_LABELS: Record<Interval, string[]> = {
+/** The unit labels (UnitLabelsRow) of unit `u` (docs/behaviour.md §7); `to_char` names are English whatever the locale. */
+const UNIT_LABELS = {
   day: [
-    `to_char(u.unit_start, 'YYYY-MM-DD') as "unitId"`,
-    `to_char(u.unit_start, 'Mon FMDD') as "unitName"`,
-    `to_char(u.unit_start, 'FMDay, FMMonth FMDD, YYYY') as "unitLongName"`,
+    `to_char(u.unit_start, 'YYYY-MM-DD') as unit_id`,
+    `to_char(u.unit_start, 'Mon FMDD') as unit_name`,
+    `to_char(u.unit_start, 'FMDay, FMMonth FMDD, YYYY') as unit_long_name`,
   ],
   week: [
-    `to_char(u.unit_start, 'IYYY-"W"IW') as "unitId"`,
-    `to_char(u.unit_start, '"W"IW') as "unitName"`,
+    `to_char(u.unit_start, 'IYYY-"W"IW') as unit_id`,
+    `to_char(u.unit_start, '"W"IW') as unit_name`,
     `to_char(u.unit_start, case when extract(year from u.unit_start) = extract(year from u.unit_start + interval '6 days')
                                 then 'Mon FMDD' else 'Mon FMDD, YYYY' end)
-       || ' - ' || to_char(u.unit_start + interval '6 days', 'Mon FMDD, YYYY') as "unitLongName"`,
+       || ' - ' || to_char(u.unit_start + interval '6 days', 'Mon FMDD, YYYY') as unit_long_name`,
   ],
   month: [
-    `to_char(u.unit_start, 'YYYY-MM') as "unitId"`,
-    `to_char(u.unit_start, 'Mon YYYY') as "unitName"`,
-    `to_char(u.unit_start, 'FMMonth YYYY') as "unitLongName"`,
+    `to_char(u.unit_start, 'YYYY-MM') as unit_id`,
+    `to_char(u.unit_start, 'Mon YYYY') as unit_name`,
+    `to_char(u.unit_start, 'FMMonth YYYY') as unit_long_name`,
   ],
 };
+
+/** The units an export counts by: days, ISO weeks or months. */
+export type Interval = keyof typeof UNIT_LABELS;
 
 /** The statement and parameters of an export of `scope`: `build` writes the SQL from the placeholders. */
 function statement(scope: StatsScope, build: (params: SqlParams, p: ScopeParams) => string): { sql: string; params: unknown[] } {
@@ -280,7 +315,7 @@ export const totalsStatement = (scope: StatsScope) =>
       with ${conversationCtes(p, () => `${p.from}::date::timestamp`)},
       units as (select ${p.from}::date::timestamp as unit_start),
       ${rowCtes(p, [])}
-      select o.*, (select coalesce(json_agg(a order by a."userId"), '[]'::json) from agent_rows a) as agents
+      select o.*, (select coalesce(json_agg(a order by a.user_id), '[]'::json) from agent_rows a) as agents
       from overview_rows o`,
   );
 
@@ -301,8 +336,8 @@ function run<R>(db: Db, { sql, params }: { sql: string; params: unknown[] }): Pr
   });
 }
 
-export async function totals(db: Db, scope: StatsScope): Promise<{ overview: Overview; agents: AgentEntry[] }> {
-  const [{ agents, ...overview }] = await run<Overview & { agents: AgentEntry[] }>(db, totalsStatement(scope));
+export async function totals(db: Db, scope: StatsScope): Promise<{ overview: OverviewRow; agents: AgentCountsRow[] }> {
+  const [{ agents, ...overview }] = await run<OverviewRow & { agents: AgentCountsRow[] }>(db, totalsStatement(scope));
   return { overview, agents };
 }
 
@@ -337,9 +372,9 @@ export async function chunkedRecords<C, R>(
   return results.flat();
 }
 
-export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecord[]> {
+export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): Promise<OverviewRecordRow[]> {
   return chunkedRecords(chunkScopes(scope, interval), (chunk) =>
-    run<OverviewRecord>(db, byUnit(chunk, interval, 'select * from overview_rows order by "unitId"')),
+    run<OverviewRecordRow>(db, byUnit(chunk, interval, 'select * from overview_rows order by unit_id')),
   );
 }
 
@@ -350,8 +385,8 @@ export async function listedAgents(db: Db, scope: StatsScope): Promise<{ live: n
 }
 
 /** `deletedWriters` (listedAgents): a deleted agent who wrote anywhere in the range is listed in every unit, also in the chunks it wrote nothing in. */
-export function agentRecords(db: Db, scope: StatsScope, interval: Interval, deletedWriters: string[]): Promise<AgentRecord[]> {
+export function agentRecords(db: Db, scope: StatsScope, interval: Interval, deletedWriters: string[]): Promise<AgentRecordRow[]> {
   return chunkedRecords(chunkScopes(scope, interval), (chunk) =>
-    run<AgentRecord>(db, byUnit(chunk, interval, 'select * from agent_rows order by "unitId", "userId"', deletedWriters)),
+    run<AgentRecordRow>(db, byUnit(chunk, interval, 'select * from agent_rows order by unit_id, user_id', deletedWriters)),
   );
 }

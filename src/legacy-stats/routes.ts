@@ -10,6 +10,7 @@ import { route } from '../http/route.ts';
 import { Nullable } from '../http/schemas.ts';
 import { authenticateBearer } from '../auth/hook.ts';
 import { sha256 } from '../ids.ts';
+import { actingFor } from '../db/replica.ts';
 import {
   AgentsResponse,
   IntervalParameters,
@@ -200,6 +201,7 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
   app.addHook('preValidation', async (request) => {
     const parameters = collectParameters(request, knownParameters(request));
     request.legacyAccount = await legacyAccount(request, parameters.apiKey);
+    actingFor(request.legacyAccount.account_id);
     if (request.body !== undefined && !isParameterObject(request.body)) {
       throw stats.invalidParameter('body', 'must be an object of named parameters');
     }
@@ -209,8 +211,8 @@ export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = asyn
     else request.query = parameters;
   });
 
-  // The export's queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503).
-  const heavyDeps: Deps = { ...deps, db: deps.db.heavy };
+  // The export's queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503); on the read replica when there is one.
+  const heavyDeps: Deps = { ...deps, db: deps.db.reads };
   const operations = [
     {
       path: '/totals',

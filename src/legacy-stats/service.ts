@@ -3,6 +3,7 @@ import { ApiError } from '../http/errors.ts';
 import { accountByApiKey, getAccount } from '../accounts/service.ts';
 import type { AgentEntry, AgentRecord, Interval, Overview, OverviewRecord, Parameters } from './schema.ts';
 import * as repo from './repository.ts';
+import { toAgentEntry, toAgentRecord, toOverview, toOverviewRecord } from './presenter.ts';
 
 type StatsDeps = Pick<Deps, 'db' | 'now'>;
 
@@ -82,7 +83,8 @@ export async function totals(
   parameters: Parameters,
 ): Promise<{ interval: DayRange; overview: Overview; agents: AgentEntry[] }> {
   const { range, scope } = await scopeOf(deps, account, parameters);
-  return { interval: range, ...(await repo.totals(deps.db, scope)) };
+  const { overview, agents } = await repo.totals(deps.db, scope);
+  return { interval: range, overview: toOverview(overview), agents: agents.map(toAgentEntry) };
 }
 
 const intervalOf = (parameters: Parameters): Interval => parameters.interval ?? 'day';
@@ -94,7 +96,7 @@ export async function overview(
 ): Promise<{ interval: DayRange; records: Record<string, OverviewRecord> }> {
   const { range, scope } = await scopeOf(deps, account, parameters);
   const records = await repo.overviewRecords(deps.db, scope, intervalOf(parameters));
-  return { interval: range, records: Object.fromEntries(records.map((record) => [record.unitId, record])) };
+  return { interval: range, records: Object.fromEntries(records.map((row) => [row.unit_id, toOverviewRecord(row)])) };
 }
 
 export async function agents(
@@ -114,5 +116,5 @@ export async function agents(
         `would give ${units.toLocaleString('en')} × ${live + deletedWriters.length} = ${records.toLocaleString('en')}; ask for a shorter range or a longer interval`,
     );
   }
-  return { interval: range, records: await repo.agentRecords(deps.db, scope, interval, deletedWriters) };
+  return { interval: range, records: (await repo.agentRecords(deps.db, scope, interval, deletedWriters)).map(toAgentRecord) };
 }

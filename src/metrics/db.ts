@@ -1,5 +1,6 @@
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import type { Db, Queryable } from '../db/db.ts';
+import { FALLBACK_REASONS } from '../db/replica.ts';
 import { timed, type Metrics } from './metrics.ts';
 
 type Lane = 'small' | 'heavy';
@@ -34,10 +35,15 @@ export function measuredDb(db: Db, metrics: Metrics): Db {
     get maintenance() {
       return maintenance;
     },
+    get reads() {
+      return reads;
+    },
   });
   const heavy = view(db.heavy, 'heavy');
   const maintenance = view(db.maintenance, 'heavy');
+  const reads = db.reads === db.heavy ? heavy : view(db.reads, 'heavy');
   registerPoolGauges(db, metrics);
+  registerReplicaMetrics(db, metrics);
   registerOutboxGauges(db, metrics);
   return view(db, 'small');
 }
@@ -72,6 +78,47 @@ function registerPoolGauges(db: Db, metrics: Metrics) {
       const { waiting } = db.poolState();
       this.set({ lane: 'small' }, waiting.small);
       this.set({ lane: 'heavy' }, waiting.heavy);
+    },
+  });
+}
+
+/**
+ * The read replica (DATABASE_READ_URL, src/db/replica.ts), when there is one: heavy reads by where they ran,
+ * the reads meant for the replica that ran on the primary by why, and the replica's lag as this instance sees it.
+ */
+function registerReplicaMetrics(db: Db, metrics: Metrics) {
+  if (!db.replicaState()) return;
+  const registers = [metrics.registry];
+  const state = () => db.replicaState()!;
+  new Counter({
+    name: 'chat_db_reads_total',
+    help: 'Heavy reads (statistics, legacy export, search) by where they ran: target="replica" or "primary"',
+    labelNames: ['target'],
+    registers,
+    collect() {
+      const { reads } = state();
+      this.reset();
+      this.inc({ target: 'replica' }, reads.replica);
+      this.inc({ target: 'primary' }, reads.primary);
+    },
+  });
+  new Counter({
+    name: 'chat_db_replica_fallbacks_total',
+    help: 'Heavy reads that ran on the primary instead of the replica, by reason: behind (it had not replayed the account’s last write within DATABASE_READ_WAIT_MS), lagging (more than DATABASE_READ_MAX_LAG_MS), down (it did not answer), conflict (cancelled by recovery, SQLSTATE 40001)',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      const { fallbacks } = state();
+      this.reset();
+      for (const reason of FALLBACK_REASONS) this.inc({ reason }, fallbacks[reason]);
+    },
+  });
+  new Gauge({
+    name: 'chat_db_replica_lag_seconds',
+    help: 'How long ago this instance committed the oldest write the read replica has not replayed yet (0: none), as last measured',
+    registers,
+    collect() {
+      this.set(state().lagMs / 1000);
     },
   });
 }

@@ -69,7 +69,7 @@ export function createMetrics(): Metrics {
     }),
     jobDuration: new Histogram({
       name: 'chat_job_duration_seconds',
-      help: 'Background job passes (inactivity_close, upload_retention, event_retention, idempotency_retention, table_maintenance) by outcome: duration (its _count counts the runs)',
+      help: 'Background job passes (inactivity_close, upload_retention, event_retention, message_retention, idempotency_retention, month_partitions, contact_erasure, table_maintenance) by outcome: duration (its _count counts the runs)',
       labelNames: ['job', 'outcome'],
       buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 30, 60, 300],
       registers,

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.ts';
-import { GROUPS, TAGS } from './schema.ts';
+import { GROUPS, TAGS } from './kinds.ts';
 import { print, withAccount } from '../cli/helpers.ts';
 
 /** `chat-service group ...` and `tag ...`. */

@@ -1,12 +1,11 @@
 import type { Queryable } from '../db/db.ts';
 import type { Row } from '../db/rows.ts';
 import { newId } from '../ids.ts';
-import { GROUPS, type NamedResource, type NamedResourceKind } from './schema.ts';
+import { GROUPS, type NamedResourceKind } from './kinds.ts';
 
 // `kind.plural` names the table: one of two constants, never caller input.
 
-type NamedRow = Pick<Row<'groups' | 'tags'>, 'id' | 'name' | 'created_at'>;
-const toRecord = (row: NamedRow): NamedResource => ({ ...row, created_at: row.created_at.toISOString() });
+export type NamedRow = Pick<Row<'groups' | 'tags'>, 'id' | 'name' | 'created_at'>;
 
 export async function insertNamed(
   db: Queryable,
@@ -14,20 +13,20 @@ export async function insertNamed(
   accountId: string,
   name: string,
   createdAt: Date,
-): Promise<NamedResource> {
+): Promise<NamedRow> {
   const { rows } = await db.query<NamedRow>(
     `insert into ${kind.plural} (account_id, id, name, created_at) values ($1, $2, $3, $4) returning id, name, created_at`,
     [accountId, newId(kind.prefix), name, createdAt],
   );
-  return toRecord(rows[0]);
+  return rows[0];
 }
 
-export async function listNamed(db: Queryable, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {
+export async function listNamed(db: Queryable, kind: NamedResourceKind, accountId: string): Promise<NamedRow[]> {
   const { rows } = await db.query<NamedRow>(
     `select id, name, created_at from ${kind.plural} where account_id = $1 order by created_at, id`,
     [accountId],
   );
-  return rows.map(toRecord);
+  return rows;
 }
 
 /** Returns whether it existed. Records naming it keep the id; a group's memberships go with it (migration 095). */

@@ -3,7 +3,8 @@ import { callerOf } from '../auth/hook.ts';
 import { route } from '../http/route.ts';
 import { IdParams, OkResponse } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
-import { CreateNamedResourceBody, NamedResource, NamedResourceList, type NamedResourceKind } from './schema.ts';
+import { CreateNamedResourceBody, NamedResource, NamedResourceList } from './schema.ts';
+import type { NamedResourceKind } from './kinds.ts';
 import * as named from './service.ts';
 
 const tags = ['Management'];

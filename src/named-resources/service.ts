@@ -1,21 +1,23 @@
 import type { Deps } from '../deps.ts';
 import { notFound } from '../http/errors.ts';
-import type { CreateNamedResourceBody, NamedResource, NamedResourceKind } from './schema.ts';
+import type { CreateNamedResourceBody, NamedResource } from './schema.ts';
+import type { NamedResourceKind } from './kinds.ts';
 import * as repo from './repository.ts';
+import { toNamedResource } from './presenter.ts';
 
 type NamedDeps = Pick<Deps, 'db' | 'now'>;
 
-export function createNamed(
+export async function createNamed(
   deps: NamedDeps,
   kind: NamedResourceKind,
   accountId: string,
   input: CreateNamedResourceBody,
 ): Promise<NamedResource> {
-  return repo.insertNamed(deps.db, kind, accountId, input.name, deps.now());
+  return toNamedResource(await repo.insertNamed(deps.db, kind, accountId, input.name, deps.now()));
 }
 
-export function listNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {
-  return repo.listNamed(deps.db, kind, accountId);
+export async function listNamed(deps: NamedDeps, kind: NamedResourceKind, accountId: string): Promise<NamedResource[]> {
+  return (await repo.listNamed(deps.db, kind, accountId)).map(toNamedResource);
 }
 
 /**

@@ -1,13 +1,12 @@
 import type { Queryable } from '../db/db.ts';
 import { SqlParams } from '../db/params.ts';
+import type { Row } from '../db/rows.ts';
 import { CONVERSATION_FIELDS, type ConversationRow } from '../conversations/repository.ts';
-import type { ConversationStatus } from '../conversations/schema.ts';
 import { erasingContactIdsSql } from '../contacts/repository.ts';
-import type { SearchSort } from './schema.ts';
 
 /** What a search asks for, checked (docs/behaviour.md §5 "Search"). */
 export interface SearchFilters {
-  status?: ConversationStatus[];
+  status?: Row<'conversations'>['status'][];
   /** null: assigned to nobody. */
   assigned?: string[] | null;
   /** null: in no group. */
@@ -28,6 +27,9 @@ export interface SearchPosition {
 
 export type SearchRow = ConversationRow & { sort_key: string | number };
 
+/** The order of a search: newest first by one of the conversation's times, or best match first. */
+export type SearchOrder = 'updated_at' | 'created_at' | 'relevance';
+
 /** The text search configuration of every search (migration 220): `simple` with `unaccent` first. */
 const CONFIG = `'chat_search'::regconfig`;
 
@@ -43,7 +45,7 @@ export async function searchConversations(
   db: Queryable,
   accountId: string,
   filters: SearchFilters,
-  sort: SearchSort,
+  sort: SearchOrder,
   after: SearchPosition | null,
   limit: number,
 ): Promise<SearchRow[]> {

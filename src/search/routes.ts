@@ -6,8 +6,8 @@ import { SearchBody, SearchPage } from './schema.ts';
 import { searchConversations } from './service.ts';
 
 export const searchRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  // A search may read many rows: the heavy lane, like statistics (bounded by HEAVY_QUERY_TIMEOUT_MS, yields to small work).
-  const heavyDeps: Deps = { ...deps, db: deps.db.heavy };
+  // A search may read many rows: the heavy lane, like statistics (bounded by HEAVY_QUERY_TIMEOUT_MS, yields to small work; on the read replica when there is one).
+  const heavyDeps: Deps = { ...deps, db: deps.db.reads };
 
   app.post(
     '/conversations/search',

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
-import { snippetOf } from './service.ts';
+import { snippetOf } from './presenter.ts';
 
 let t: TestApp;
 before(async () => {

@@ -2,9 +2,9 @@ import type { Deps } from '../deps.ts';
 import { invalidArgument } from '../http/errors.ts';
 import { instantOutOfRange } from '../http/instants.ts';
 import { decodeCursor, encodeCursor, queryBinding } from '../http/cursor.ts';
-import { toConversation } from '../conversations/repository.ts';
-import type { SearchBody, SearchHit, SearchPage, Snippet } from './schema.ts';
+import type { SearchBody, SearchPage } from './schema.ts';
 import * as repo from './repository.ts';
+import { toSearchHit } from './presenter.ts';
 
 type SearchDeps = Pick<Deps, 'db'>;
 
@@ -64,44 +64,8 @@ export async function searchConversations(deps: SearchDeps, accountId: string, b
           page.map((row) => row.id),
           body.query,
         );
-  const items: SearchHit[] = page.map((row) => {
-    const conversation = toConversation(row);
-    if (!headlines) return conversation;
-    const headline = headlines.get(row.id);
-    return { ...conversation, snippet: headline === undefined ? null : snippetOf(headline) };
-  });
-  return { items, after: rows.length > size ? encodeCursor(binding, [last.sort_key, last.id]) : null };
-}
-
-/** ts_headline's text with its marks taken out, and the marked ranges as [start, end) in code points. */
-export function snippetOf(headline: string): Snippet {
-  const matches: [number, number][] = [];
-  let text = '';
-  let length = 0;
-  let start = -1;
-  for (const char of headline) {
-    if (char === repo.MATCH_START) start = length;
-    else if (char === repo.MATCH_END) {
-      if (start >= 0 && length > start) matches.push([start, length]);
-      start = -1;
-    } else {
-      text += char;
-      length++;
-    }
-  }
-  return { text: text.trim() === text ? text : trimmed(text, matches), matches };
-}
-
-/** `text` without its surrounding white space, the ranges moved along. */
-function trimmed(text: string, matches: [number, number][]): string {
-  const chars = [...text];
-  let lead = 0;
-  while (lead < chars.length && /\s/.test(chars[lead])) lead++;
-  let end = chars.length;
-  while (end > lead && /\s/.test(chars[end - 1])) end--;
-  for (const match of matches) {
-    match[0] = Math.min(Math.max(match[0] - lead, 0), end - lead);
-    match[1] = Math.min(Math.max(match[1] - lead, 0), end - lead);
-  }
-  return chars.slice(lead, end).join('');
+  return {
+    items: page.map((row) => toSearchHit(row, headlines)),
+    after: rows.length > size ? encodeCursor(binding, [last.sort_key, last.id]) : null,
+  };
 }

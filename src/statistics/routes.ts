@@ -6,8 +6,8 @@ import { StatisticsBody, StatisticsQuery, StatisticsResponse } from './schema.ts
 import { computeStatistics } from './service.ts';
 
 export const statisticsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  // Statistics queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503).
-  const heavyDeps: Deps = { ...deps, db: deps.db.heavy };
+  // Statistics queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503); on the read replica when there is one.
+  const heavyDeps: Deps = { ...deps, db: deps.db.reads };
   app.post(
     '/statistics',
     route({

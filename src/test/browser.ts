@@ -52,3 +52,13 @@ export async function screenshot(page: Page, name: string, fullPage = true): Pro
   mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${engine}.png`), fullPage });
 }
+
+/** Opens the agent inbox at `base`, signs in with `token` as the agent `agentId`, and waits until its stream is live. */
+export async function signInToInbox(page: Page, base: string, token: string, agentId: string): Promise<void> {
+  await page.goto(`${base}/inbox`);
+  await page.fill('#token', token);
+  await page.press('#token', 'Enter');
+  await page.selectOption('#agent', agentId);
+  await page.click('#agent-form button');
+  await page.locator('#connection', { hasText: 'Live' }).waitFor();
+}

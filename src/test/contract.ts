@@ -315,6 +315,11 @@ function pathValuesOf(template: string, pathname: string): Record<string, string
   return out;
 }
 
+/** Mismatches found outside this module (Prism's, src/test/prism.ts), failing the test app's close() like its own. */
+export function recordMismatches(found: string[]): void {
+  mismatches.push(...found);
+}
+
 /** Mismatches found so far in this process, cleared: a test app's close() fails on them. */
 export function takeMismatches(): string[] {
   return mismatches.splice(0);

@@ -7,6 +7,8 @@
  * migrated and LISTENed to directly, and statements go through the pooler, as
  * DATABASE_URL and DATABASE_DIRECT_URL do in production. Tests isolate themselves by creating their own accounts.
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
@@ -20,7 +22,9 @@ import type { Scope } from '../auth/scopes.ts';
 import { randomString } from '../ids.ts';
 import { createMetrics } from '../metrics/metrics.ts';
 import { measuredDb } from '../metrics/db.ts';
-import { installContractCheck, takeMismatches, useDocument } from './contract.ts';
+import type { ReplicaState } from '../db/replica.ts';
+import { installContractCheck, recordMismatches, takeMismatches, useDocument } from './contract.ts';
+import { prismUrl, showPrism } from './prism.ts';
 
 export const engine = process.env.TEST_ENGINE === 'postgres' ? 'postgres' : 'pglite';
 
@@ -44,29 +48,38 @@ export class TestClock {
  * `directUrl` (TEST_DATABASE_DIRECT_URL, else the same) for creating databases, LISTEN and migrations.
  * Without `name`, the server's maintenance database as the URLs give it.
  */
-export function testDatabaseUrls(name?: string): { url: string; directUrl: string } {
-  const pooled = process.env.TEST_DATABASE_URL;
+export function testDatabaseUrls(name?: string, server?: TestServer): { url: string; directUrl: string; readUrl: string | undefined } {
+  const pooled = server?.url ?? process.env.TEST_DATABASE_URL;
   if (!pooled) throw new Error('TEST_ENGINE=postgres needs TEST_DATABASE_URL');
   const withName = (raw: string) => {
     const url = new URL(raw);
     if (name !== undefined) url.pathname = `/${name}`;
     return url.toString();
   };
-  return { url: withName(pooled), directUrl: withName(process.env.TEST_DATABASE_DIRECT_URL || pooled) };
+  const direct = server ? server.directUrl : process.env.TEST_DATABASE_DIRECT_URL;
+  const read = server ? server.readUrl : process.env.TEST_DATABASE_READ_URL;
+  return { url: withName(pooled), directUrl: withName(direct || pooled), readUrl: read && withName(read) };
 }
 
-async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise<void>; options: DbOptions }> {
+/** A PostgreSQL server of a test's own (src/test/replica.ts), instead of TEST_DATABASE_URL's: URLs as TEST_DATABASE_*_URL take them. */
+export interface TestServer {
+  url: string;
+  directUrl?: string;
+  readUrl?: string;
+}
+
+async function openTestDb(config: Config, server?: TestServer): Promise<{ db: Db; drop: () => Promise<void>; options: DbOptions }> {
   const bounds = {
     heavyQueryTimeoutMs: config.heavyQueryTimeoutMs,
     lockTimeoutMs: config.dbLockTimeoutMs,
     statementTimeoutMs: config.dbStatementTimeoutMs,
   };
-  if (engine === 'pglite') {
+  if (engine === 'pglite' && !server) {
     const options = { dataDir: 'memory', ...bounds };
     const db = await openDb(options);
     return { db, drop: async () => undefined, options };
   }
-  const adminUrl = testDatabaseUrls().directUrl;
+  const adminUrl = testDatabaseUrls(undefined, server).directUrl;
   const name = `cs_test_${process.pid}_${randomString(6)
     .toLowerCase()
     .replace(/[^a-z0-9]/g, 'x')}`;
@@ -74,8 +87,9 @@ async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const { url, directUrl } = testDatabaseUrls(name);
-  const options = { databaseUrl: url, directUrl, preparedStatements: url === directUrl, ...bounds };
+  const { url, directUrl, readUrl } = testDatabaseUrls(name, server);
+  const replica = { waitMs: config.databaseReadWaitMs, maxLagMs: config.databaseReadMaxLagMs };
+  const options = { databaseUrl: url, directUrl, preparedStatements: url === directUrl, readUrl, replica, ...bounds };
   const db = await openDb(options);
   return {
     db,
@@ -87,6 +101,22 @@ async function openTestDb(config: Config): Promise<{ db: Db; drop: () => Promise
       await client.end();
     },
   };
+}
+
+/**
+ * With TEST_DATABASE_READ_URL (scripts/with-pgbouncer.ts): adds the heavy reads this app's database ran on the replica
+ * and on the primary, and why, to REPLICA_READS_DIR/<pid>.json, which the script sums and prints after the suite.
+ */
+function recordReplicaReads(db: Db): void {
+  const state = db.replicaState();
+  const dir = process.env.REPLICA_READS_DIR;
+  if (!state || !dir) return;
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${process.pid}.json`);
+  const sum = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ReplicaState) : undefined;
+  const add = <T extends Record<string, number>>(a: T, b: T | undefined) =>
+    Object.fromEntries(Object.entries(a).map(([key, value]) => [key, value + (b?.[key] ?? 0)])) as T;
+  writeFileSync(file, JSON.stringify({ reads: add(state.reads, sum?.reads), fallbacks: add(state.fallbacks, sum?.fallbacks) }));
 }
 
 export interface TestAccount {
@@ -133,7 +163,16 @@ export interface RequestOptions {
   remoteAddress?: string;
 }
 
-export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * The app on a fresh database: PGlite or TEST_DATABASE_URL's server (TEST_ENGINE), or on `server` when given.
+ * `migrations`: only the migration files it accepts are applied (a test of a migration on existing data leaves that
+ * one out, then applies it with migrate()).
+ */
+export async function startTestApp(
+  overrides: Partial<Config> = {},
+  server?: TestServer,
+  { migrations }: { migrations?: (name: string) => boolean } = {},
+): Promise<TestApp> {
   // Limits high enough for any test but those of the limits (which pass their own).
   const config: Config = {
     ...loadConfig({}),
@@ -142,10 +181,10 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     authFailureLimit: 100_000,
     ...overrides,
   };
-  const opened = await openTestDb(config);
+  const opened = await openTestDb(config, server);
   const metrics = createMetrics();
   const db = measuredDb(opened.db, metrics);
-  await migrateDirect(db, opened.options);
+  await migrateDirect(db, opened.options, migrations);
   const clock = new TestClock();
   const deps: Deps = { db, config, now: clock.now, metrics };
   const app = await buildApp(deps, { logger: false });
@@ -162,6 +201,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       headers: options.headers,
       ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
     });
+    if (prismUrl) recordMismatches(await showPrism(options, raw));
     let body: unknown = raw.body;
     if (String(raw.headers['content-type'] ?? '').includes('json') && raw.body !== '') body = JSON.parse(raw.body);
     return { status: raw.statusCode, body, headers: raw.headers, raw } as Reply;
@@ -200,6 +240,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     client,
     async close() {
       await app.close();
+      recordReplicaReads(db);
       await db.close();
       await opened.drop();
       const mismatches = takeMismatches();
@@ -208,4 +249,13 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
       }
     },
   };
+}
+
+/** Waits until `check` holds, looking every 50 ms (at most `timeoutMs`): for what a test sees through the API. */
+export async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${check.toString().slice(0, 200)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

@@ -42,7 +42,7 @@ export interface Operation {
 interface OpenApiOperation {
   security?: { bearer?: string[] }[];
   parameters?: { in: string; name: string; schema: JsonSchema }[];
-  requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: JsonSchema }> };
 }
 
 /**
@@ -78,7 +78,8 @@ export function operationsOf(t: TestApp): Operation[] {
         scope: op.security?.[0]?.bearer?.[0],
         pathParams: parameters.filter((p) => p.in === 'path').map((p) => p.name),
         query: parameters.filter((p) => p.in === 'query').map(({ name, schema }) => ({ name, schema })),
-        body: op.requestBody?.content?.['application/json']?.schema,
+        // An operation taking no body declares an optional empty one (src/http/error-handler.ts EMPTY_BODY).
+        body: op.requestBody?.required === false ? undefined : op.requestBody?.content?.['application/json']?.schema,
       };
     }),
   );

@@ -14,6 +14,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { stopOnce, waitUntilReady } from './server-process.ts';
 
 export const PGBOUNCER_PATH = process.env.PGBOUNCER_PATH || '/usr/sbin/pgbouncer';
 
@@ -30,6 +31,8 @@ export interface PgBouncerOptions {
   poolMode?: 'transaction' | 'session' | 'statement';
   /** Server connections per database and user (PgBouncer's default_pool_size): fewer than a client's pool shows the multiplexing. */
   poolSize?: number;
+  /** The loopback port it listens on (default: a free one). */
+  port?: number;
   /** Extra `[pgbouncer]` settings, `name = value` each. */
   settings?: Record<string, string | number>;
 }
@@ -65,13 +68,28 @@ export function postgresUser(): { uid: number; gid: number } | undefined {
   return { uid, gid };
 }
 
+/** Why `url` does not answer `select 1` right now (a connection refused, a server starting up), or undefined once it does. */
+export async function unanswered(url: string): Promise<Error | undefined> {
+  const client = new pg.Client({ connectionString: url });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBouncer> {
   const upstream = new URL(options.upstream);
   const user = decodeURIComponent(upstream.username || 'postgres');
   const password = decodeURIComponent(upstream.password);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pgbouncer-'));
   const owner = postgresUser();
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const file = (name: string) => path.join(dir, name);
   // The upstream's password (if any) goes in the [databases] line; clients are trusted (loopback only).
   const server = `host=${upstream.hostname} port=${upstream.port || 5432} user=${user}${password ? ` password=${password}` : ''}`;
@@ -114,46 +132,27 @@ export async function startPgBouncer(options: PgBouncerOptions): Promise<PgBounc
     return next.toString();
   };
   // Ready once it answers a statement (which also proves the upstream reachable through it).
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      const output = log();
+  const admin = new URL(options.upstream);
+  admin.pathname = '/postgres';
+  await waitUntilReady(child, {
+    name: 'pgbouncer',
+    timeoutMs: 15_000,
+    pollMs: 100,
+    notReady: async () => {
+      const error = await unanswered(pooled(admin.toString()));
+      return error && `pgbouncer did not answer on port ${port}: ${error.message}`;
+    },
+    output: log,
+    giveUp: () => {
+      child.kill('SIGKILL');
       cleanup();
-      throw new Error(`pgbouncer exited with ${child.exitCode}:\n${output}`);
-    }
-    const admin = new URL(options.upstream);
-    admin.pathname = '/postgres';
-    const client = new pg.Client({ connectionString: pooled(admin.toString()) });
-    client.on('error', () => undefined);
-    try {
-      await client.connect();
-      await client.query('select 1');
-      await client.end();
-      break;
-    } catch (error) {
-      await client.end().catch(() => undefined);
-      if (Date.now() > deadline) {
-        child.kill('SIGKILL');
-        const output = log();
-        cleanup();
-        throw new Error(`pgbouncer did not answer on port ${port}: ${(error as Error).message}\n${output}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  let stopping: Promise<void> | undefined;
+    },
+  });
   return {
     port,
     pooled,
     log,
-    stop: () =>
-      (stopping ??= (async () => {
-        // SIGTERM: immediate shutdown (SIGINT would wait for clients to go).
-        if (child.exitCode === null) {
-          child.kill('SIGTERM');
-          await exited;
-        }
-        cleanup();
-      })()),
+    // SIGTERM: immediate shutdown (SIGINT would wait for clients to go).
+    stop: stopOnce(child, exited, cleanup),
   };
 }

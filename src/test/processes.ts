@@ -37,12 +37,15 @@ export function tempDataDir(): Storage {
 /** Fresh storage on the engine under test: a data directory, or a new PostgreSQL database. */
 export async function freshStorage(): Promise<Storage> {
   if (engine === 'pglite') return tempDataDir();
-  // Created on the direct connection; with a pooler in front (TEST_DATABASE_DIRECT_URL set), served through it.
+  // Created on the direct connection; with a pooler in front (TEST_DATABASE_DIRECT_URL set), served through it; read on
+  // the replica with TEST_DATABASE_READ_URL.
   const { url, directUrl } = testDatabaseUrls();
   const storage = await freshPostgresDatabase(directUrl, 'cs_proc');
-  if (url === directUrl) return storage;
   const name = new URL(storage.env.DATABASE_URL).pathname.slice(1);
-  return { ...storage, env: { DATABASE_URL: testDatabaseUrls(name).url, DATABASE_DIRECT_URL: storage.env.DATABASE_URL } };
+  const { readUrl } = testDatabaseUrls(name);
+  const read: Record<string, string> = readUrl ? { DATABASE_READ_URL: readUrl } : {};
+  if (url === directUrl) return { ...storage, env: { ...storage.env, ...read } };
+  return { ...storage, env: { DATABASE_URL: testDatabaseUrls(name).url, DATABASE_DIRECT_URL: storage.env.DATABASE_URL, ...read } };
 }
 
 /** The database of `storage`, opened as the CLI opens it (through DATABASE_URL, named statements only when direct). */
@@ -72,7 +75,15 @@ export async function freshPostgresDatabase(adminUrl: string, prefix: string): P
 
 function spawnCli(args: string[], env: Record<string, string>): ChildProcess {
   // Only what the test gives: no DATABASE_URL or DATA_DIR leaking in from the caller's shell.
-  const { DATABASE_URL: _url, DATABASE_DIRECT_URL: _direct, DATA_DIR: _dir, PORT: _port, HOST: _host, ...inherited } = process.env;
+  const {
+    DATABASE_URL: _url,
+    DATABASE_DIRECT_URL: _direct,
+    DATABASE_READ_URL: _read,
+    DATA_DIR: _dir,
+    PORT: _port,
+    HOST: _host,
+    ...inherited
+  } = process.env;
   return spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: { ...inherited, LOG_LEVEL: 'info', ...env }, stdio: 'pipe' });
 }
 

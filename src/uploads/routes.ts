@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { callerOf } from '../auth/hook.ts';
@@ -19,17 +20,25 @@ import {
   servedFileType,
   stageUpload,
   type StagedUpload,
+  type UploadContentBody,
+  type UploadStart,
 } from './service.ts';
 
 const tags = ['Uploads'];
 
+/** Stores a request's file as it arrives: stageUpload, with the caller's account (and its own rules). */
+export type StageUpload = (start: UploadStart, bytes: AsyncIterable<Buffer>) => Promise<StagedUpload>;
+
+/** Reads one request's file, multipart or raw, and hands it to `stage`; `fileName` (`?file_name=`) overrides a part's name. */
+export type ReadUpload = (request: FastifyRequest, fileName: string | undefined, stage: StageUpload) => Promise<StagedUpload>;
+
 /**
- * Uploads (docs/behaviour.md §5, §11). This plugin is encapsulated: its body parsers (the
- * multipart parser and a raw catch-all, neither of which reads the body) apply to these routes
- * only, so the rest of the API keeps its JSON-only 1 MiB parsing. The handler streams the file
- * to storage as it arrives (stageUpload), never holding it whole.
+ * Makes `app`, an encapsulated plugin, read upload bodies (docs/behaviour.md §5, §11): its body parsers (the
+ * multipart parser and a raw catch-all, neither of which reads the body) apply to its routes only, so the rest of
+ * the API keeps its JSON-only 1 MiB parsing. The returned function streams a request's file to storage as it
+ * arrives, never holding it whole. POST /v2/uploads and the visitor API's upload share it.
  */
-export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+export async function acceptUploads(app: FastifyInstance, deps: Deps): Promise<ReadUpload> {
   // Any content type is a file here, JSON included.
   app.removeAllContentTypeParsers();
   await app.register(multipart);
@@ -57,6 +66,51 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
     throw error;
   });
 
+  return async (request, fileName, stage) => {
+    if (request.isMultipart()) {
+      return readMultipartFile(
+        request,
+        (file) => stage({ ...file, fileName: fileName ?? file.fileName }, file.bytes),
+        (file) => discardUpload(deps, file),
+      );
+    }
+    const length = request.headers['content-length'];
+    const body = rawBodies.get(request) ?? request.raw;
+    return stage(
+      {
+        fileName,
+        fileType: sentTypes.get(request),
+        declaredSize: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
+      },
+      // Stopping early (a refusal) leaves the request stream alone, so the answer can still be sent.
+      body.iterator({ destroyOnReturn: false }),
+    );
+  };
+}
+
+/**
+ * Sends an upload's bytes so that they can never run in a browser (docs/behaviour.md §11): a type a browser could
+ * render or run is served as application/octet-stream, only passive images inline, nosniff and a sandboxing CSP.
+ */
+export function sendUploadContent(reply: FastifyReply, upload: UploadContentBody): FastifyReply {
+  const fileType = servedFileType(upload.file_type);
+  return (
+    reply
+      .header('Content-Type', fileType)
+      .header('Content-Disposition', contentDisposition(upload.file_name, fileType))
+      .header('X-Content-Type-Options', 'nosniff')
+      // Even if a browser rendered it, the file could run nothing.
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .header('Cache-Control', 'private, no-store')
+      .header('Content-Length', String(upload.size))
+      .send(upload.body)
+  );
+}
+
+/** Uploads under /v2 (docs/behaviour.md §5, §11). */
+export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
+  const readUpload = await acceptUploads(app, deps);
+
   const uploadRoute = route({
     operationId: 'createUpload',
     summary: 'Upload a file',
@@ -79,27 +133,7 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       const accountId = callerOf(request).accountId;
       let staged: StagedUpload | undefined;
       try {
-        if (request.isMultipart()) {
-          staged = await readMultipartFile(
-            request,
-            (file) => stageUpload(deps, accountId, { ...file, fileName: request.query.file_name ?? file.fileName }, file.bytes),
-            (file) => discardUpload(deps, file),
-          );
-        } else {
-          const length = request.headers['content-length'];
-          const body = rawBodies.get(request) ?? request.raw;
-          staged = await stageUpload(
-            deps,
-            accountId,
-            {
-              fileName: request.query.file_name,
-              fileType: sentTypes.get(request),
-              declaredSize: length !== undefined && /^\d+$/.test(length) ? Number(length) : undefined,
-            },
-            // Stopping early (a refusal) leaves the request stream alone, so the answer can still be sent.
-            body.iterator({ destroyOnReturn: false }),
-          );
-        }
+        staged = await readUpload(request, request.query.file_name, (start, bytes) => stageUpload(deps, accountId, start, bytes));
         const stored = await claimIdempotencyKey(deps, request, staged.requestBody);
         if (stored) {
           await discardUpload(deps, staged);
@@ -126,20 +160,6 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
       response: UploadContent,
       errors: [404],
     }),
-    async (request, reply) => {
-      const upload = await getUploadContent(deps, callerOf(request).accountId, request.params.id);
-      const fileType = servedFileType(upload.file_type);
-      return (
-        reply
-          .header('Content-Type', fileType)
-          .header('Content-Disposition', contentDisposition(upload.file_name, fileType))
-          .header('X-Content-Type-Options', 'nosniff')
-          // Even if a browser rendered it, the file could run nothing.
-          .header('Content-Security-Policy', "default-src 'none'; sandbox")
-          .header('Cache-Control', 'private, no-store')
-          .header('Content-Length', String(upload.size))
-          .send(upload.body)
-      );
-    },
+    async (request, reply) => sendUploadContent(reply, await getUploadContent(deps, callerOf(request).accountId, request.params.id)),
   );
 };

@@ -31,8 +31,12 @@ export const UploadContent = Type.Unsafe<Buffer | Readable>({
   description:
     'The stored bytes with nosniff and a sandboxing CSP; png, jpeg, gif and webp inline, every other file as an attachment; ' +
     'a type a browser could render or run (HTML, SVG, XML, scripts) is served as application/octet-stream',
-  // Served with the stored type (image/png, text/csv, application/pdf, ...), whatever was uploaded: any media type.
-  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+  // Served with the stored type (image/png, text/csv, application/pdf, ...), whatever was uploaded: any media type. A
+  // JSON file is said apart, as for the upload: validators read an application/json body as JSON, never as a string.
+  content: {
+    'application/json': { schema: { description: 'A JSON file, served byte for byte as it was uploaded' } },
+    '*/*': { schema: { type: 'string', format: 'binary' } },
+  },
   headers: {
     'content-disposition': { type: 'string', description: '`inline` (png, jpeg, gif, webp) or `attachment`, with the file name' },
     'x-content-type-options': { type: 'string', enum: ['nosniff'], description: 'Always nosniff' },
@@ -49,5 +53,7 @@ export const UploadBodies = {
     { file: FileBytes },
     { description: 'The file in a part named `file` (its filename and Content-Type name it); no other part' },
   ),
+  // Said apart because a JSON body is read as JSON by validators (Prism among them), never as the string */* declares.
+  'application/json': Type.Unknown({ description: 'A JSON file, stored byte for byte as sent; name it with `?file_name=`' }),
   '*/*': { ...FileBytes, description: 'The raw file, with its Content-Type; name it with `?file_name=`' },
 };

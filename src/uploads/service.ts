@@ -20,9 +20,14 @@ const MIME_TYPE = /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+(\s*;\s*[a-z0-9!#$&^_.
 export const payloadTooLarge = () =>
   new ApiError(413, 'payload_too_large', `The file is larger than the ${MAX_UPLOAD_BYTES / 1024 / 1024} MiB upload limit`);
 
-/** Where an upload's bytes can be downloaded (by a client of the same account). */
+/** Where an upload's bytes can be downloaded (by a client of the same account); an `upload` attachment's `url`. */
 export function uploadContentPath(id: string): string {
   return `/v2/uploads/${id}/content`;
+}
+
+/** The upload id of an `upload` attachment's `url` (uploadContentPath), or null for another URL. */
+export function uploadIdOfPath(url: string): string | null {
+  return /^\/v2\/uploads\/([^/]+)\/content$/.exec(url)?.[1] ?? null;
 }
 
 /**
@@ -296,11 +301,16 @@ export async function completeUpload(deps: UploadDeps, staged: StagedUpload): Pr
   return { token: staged.token, file_name: staged.fileName, file_type: staged.fileType, size: staged.size };
 }
 
-/**
- * The stored file; 404 for unknown ids and other accounts' uploads. Downloads do not expire with the token.
- * `body` is the bytes of a file stored before migration 170, else a stream reading its chunks a few at a time.
- */
-export async function getUploadContent(deps: Pick<Deps, 'db'>, accountId: string, id: string) {
+/** A stored file as a download sends it: `body` is the bytes of a file stored before migration 170, else a stream reading its chunks a few at a time. */
+export interface UploadContentBody {
+  file_name: string;
+  file_type: string;
+  size: number;
+  body: Buffer | Readable;
+}
+
+/** The stored file; 404 for unknown ids and other accounts' uploads. Downloads do not expire with the token. */
+export async function getUploadContent(deps: Pick<Deps, 'db'>, accountId: string, id: string): Promise<UploadContentBody> {
   const upload = await repo.findUploadContent(deps.db, accountId, id);
   if (!upload) throw notFound(`Upload ${id}`);
   const size = Number(upload.size);

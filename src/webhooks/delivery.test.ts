@@ -409,6 +409,32 @@ describe('webhook delivery across instances and restarts', () => {
     assert.equal((await attemptsOf(account, webhook.id))[0].attempt, 2, 'the lost attempt counts');
   });
 
+  it('queues again after finding the webhooks busy in another instance, instead of taking the events as queued', async (ctx) => {
+    const account = await t.account();
+    const receiver = await startReceiver(ctx);
+    const webhook = await createWebhook(ctx, account, receiver.url);
+    await produceAgentEvents(t, account, 2);
+    const settled = await settledEventId(t.db);
+    if (t.db.engine === 'postgres') {
+      // Another instance queueing for this webhook holds its row: this one skips it and says so (-1), not 0.
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let locked: () => void = () => undefined;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const other = t.db.transaction(async (tx) => {
+        await tx.query('select 1 from webhooks where account_id = $1 and id = $2 for update', [account.accountId, webhook.id]);
+        locked();
+        await held;
+      });
+      await isLocked;
+      assert.equal(await queueNewEvents(t.db, t.clock.now(), settled, 100), -1);
+      release();
+      await other;
+    }
+    assert.equal(await queueNewEvents(t.db, t.clock.now(), settled, 100), 1);
+    assert.equal(await queueNewEvents(t.db, t.clock.now(), settled, 100), 0, 'nothing left to queue');
+  });
+
   it('never sends one delivery twice at once from concurrent instances', async (ctx) => {
     t.clock.set(new Date());
     const account = await t.account();

@@ -145,7 +145,8 @@ export function startWebhookWorker(deps: DeliveryDeps, events: EventHub, log: Lo
     const settled = events.settled;
     if (settled > queuedThrough) {
       const served = await queueNewEvents(deps.db, deps.now(), settled, QUEUE_BATCH);
-      // A full pass may have left events (per-webhook batches, webhooks busy elsewhere): queue again next time.
+      // A full pass may have left events (per-webhook batches), and webhooks busy in another instance's queueing
+      // (-1) still have theirs, which that instance may not see settled yet: queue again next time.
       if (served === 0) queuedThrough = settled;
     }
     const free = MAX_IN_FLIGHT - inFlight.size;

@@ -6,12 +6,14 @@
  */
 import type { Db, Queryable } from '../db/db.ts';
 import type { EventRow } from '../events/repository.ts';
+import { dropMonthsBefore, monthStart } from '../db/partitions.ts';
 
 /**
  * Moves new outbox events, up to `throughId` (the settled horizon,
  * src/events/horizon.ts), into the queues of the webhooks that have some, at
  * most `batchSize` per webhook. A lane's first queued delivery is due now; the
- * ones behind it wait for it. Returns how many webhooks were served.
+ * ones behind it wait for it. Returns how many webhooks were served, or -1 when every webhook with new events
+ * was busy in another instance's queueing (locked): not "nothing to queue", so the caller tries again later.
  */
 export async function queueNewEvents(db: Db, now: Date, throughId: number, batchSize: number): Promise<number> {
   return db.transaction(async (tx) => {
@@ -24,7 +26,16 @@ export async function queueNewEvents(db: Db, now: Date, throughId: number, batch
        for update of w skip locked`,
       [throughId],
     );
-    if (locked.length === 0) return 0;
+    if (locked.length === 0) {
+      const { rows: busy } = await tx.query(
+        `select 1 from webhooks w
+         where exists (select 1 from events e
+                       where e.account_id = w.account_id and e.id > w.queued_through_event_id and e.id <= $1)
+         limit 1`,
+        [throughId],
+      );
+      return busy.length > 0 ? -1 : 0;
+    }
     // A new statement, so it sees every delivery finished before the locks were taken.
     await tx.query(
       `with batch as (
@@ -183,6 +194,18 @@ export async function accountsWithWebhooks(db: Queryable): Promise<string[]> {
 /** Forgets attempts older than `before`. */
 export async function pruneAttempts(db: Queryable, before: Date): Promise<void> {
   await db.query('delete from webhook_attempts where attempted_at < $1', [before]);
+}
+
+/**
+ * Drops the month partitions of the queue (migration 230) of months before `now`'s that hold no delivery any more:
+ * the dead rows and index pages of a month of queue traffic go at once, without vacuum. A month still holding a
+ * delivery (a lane waiting behind a failing one) is kept for a later pass. Returns 0: no delivery is removed.
+ */
+export async function dropEmptyDeliveryMonths(db: Db, now: Date): Promise<number> {
+  return dropMonthsBefore(db, 'webhook_deliveries', monthStart(now), async (tx, partition) => {
+    const { rows } = await tx.query<{ used: boolean }>(`select exists (select 1 from ${partition.name}) as used`);
+    return rows[0].used;
+  });
 }
 
 /** Drops the pending deliveries of events that were deleted (a person's erasure, src/contacts/erasure.ts). */

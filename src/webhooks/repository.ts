@@ -1,38 +1,36 @@
 import type { Queryable } from '../db/db.ts';
 import type { Row } from '../db/rows.ts';
-import type { DeliveryAttempt, Webhook } from './schema.ts';
 import type { DeliveryError } from './sender.ts';
 
-type WebhookRow = Pick<Row<'webhooks'>, 'id' | 'url' | 'event_types' | 'created_at'>;
+export type WebhookRow = Pick<Row<'webhooks'>, 'id' | 'url' | 'event_types' | 'created_at'>;
 
-const toWebhook = (row: WebhookRow): Webhook => ({
-  id: row.id,
-  url: row.url,
-  events: row.event_types,
-  created_at: row.created_at.toISOString(),
-});
+/** A delivery attempt; its error one of DELIVERY_ERRORS (migration 181 mapped older texts). */
+export type AttemptRow = Pick<
+  Row<'webhook_attempts'>,
+  'event_id' | 'event_type' | 'attempt' | 'status_code' | 'duration_ms' | 'attempted_at' | 'next_attempt_at'
+> & { error: DeliveryError | null };
 
 /** The webhook starts after `queuedThroughEventId`: it gets only later events. */
 export async function insertWebhook(
   db: Queryable,
   accountId: string,
   input: { id: string; url: string; eventTypes: string[] | null; secret: string; queuedThroughEventId: number; createdAt: Date },
-): Promise<Webhook> {
+): Promise<WebhookRow> {
   const { rows } = await db.query<WebhookRow>(
     `insert into webhooks (account_id, id, url, event_types, secret, queued_through_event_id, created_at)
      values ($1, $2, $3, $4, $5, $6, $7)
      returning id, url, event_types, created_at`,
     [accountId, input.id, input.url, input.eventTypes, input.secret, input.queuedThroughEventId, input.createdAt],
   );
-  return toWebhook(rows[0]);
+  return rows[0];
 }
 
-export async function listWebhooks(db: Queryable, accountId: string): Promise<Webhook[]> {
+export async function listWebhooks(db: Queryable, accountId: string): Promise<WebhookRow[]> {
   const { rows } = await db.query<WebhookRow>(
     'select id, url, event_types, created_at from webhooks where account_id = $1 order by created_at, id',
     [accountId],
   );
-  return rows.map(toWebhook);
+  return rows;
 }
 
 export async function webhookExists(db: Queryable, accountId: string, id: string): Promise<boolean> {
@@ -46,32 +44,14 @@ export async function deleteWebhook(db: Queryable, accountId: string, id: string
   return rowCount === 1;
 }
 
-export async function recentAttempts(db: Queryable, accountId: string, webhookId: string, limit: number): Promise<DeliveryAttempt[]> {
-  const { rows } = await db.query<{
-    event_id: number;
-    event_type: string;
-    attempt: number;
-    status_code: number | null;
-    error: DeliveryError | null; // one of DELIVERY_ERRORS (migration 181 mapped older texts)
-    duration_ms: number;
-    attempted_at: Date;
-    next_attempt_at: Date | null;
-  }>(
+export async function recentAttempts(db: Queryable, accountId: string, webhookId: string, limit: number): Promise<AttemptRow[]> {
+  const { rows } = await db.query<AttemptRow>(
     `select event_id, event_type, attempt, status_code, error, duration_ms, attempted_at, next_attempt_at
      from webhook_attempts where account_id = $1 and webhook_id = $2
      order by seq desc limit $3`,
     [accountId, webhookId, limit],
   );
-  return rows.map((row) => ({
-    event_id: row.event_id,
-    event: row.event_type,
-    attempt: row.attempt,
-    status_code: row.status_code,
-    error: row.error,
-    duration: row.duration_ms / 1000,
-    attempted_at: row.attempted_at.toISOString(),
-    next_attempt_at: row.next_attempt_at?.toISOString() ?? null,
-  }));
+  return rows;
 }
 
 /**
@@ -84,7 +64,7 @@ export async function rotateSecret(
   id: string,
   secret: string,
   previousUntil: Date | null,
-): Promise<Webhook | null> {
+): Promise<WebhookRow | null> {
   const { rows } = await db.query<WebhookRow>(
     `update webhooks set previous_secret = case when $4::timestamptz is null then null else secret end,
                          previous_secret_expires_at = $4, secret = $3
@@ -92,5 +72,5 @@ export async function rotateSecret(
      returning id, url, event_types, created_at`,
     [accountId, id, secret, previousUntil],
   );
-  return rows[0] ? toWebhook(rows[0]) : null;
+  return rows[0] ?? null;
 }

@@ -12,6 +12,7 @@ import type {
   Webhook,
 } from './schema.ts';
 import * as repo from './repository.ts';
+import { toDeliveryAttempt, toWebhook } from './presenter.ts';
 import { settledEventId } from '../events/horizon.ts';
 
 type WebhookDeps = Pick<Deps, 'db' | 'config' | 'now'>;
@@ -22,7 +23,7 @@ const RECENT_ATTEMPTS = 100;
 export async function createWebhook(deps: WebhookDeps, accountId: string, input: CreateWebhookBody): Promise<CreatedWebhook> {
   await checkUrl(deps.config, input.url);
   const secret = input.secret ?? newSecret();
-  const webhook = await repo.insertWebhook(deps.db, accountId, {
+  const row = await repo.insertWebhook(deps.db, accountId, {
     id: newId('wh'),
     url: input.url,
     eventTypes: input.events ?? null,
@@ -31,7 +32,7 @@ export async function createWebhook(deps: WebhookDeps, accountId: string, input:
     queuedThroughEventId: await settledEventId(deps.db),
     createdAt: deps.now(),
   });
-  return { ...webhook, secret };
+  return { ...toWebhook(row), secret };
 }
 
 /** http(s) only; with WEBHOOK_BLOCK_PRIVATE (the default), the host must resolve to global unicast addresses only (docs/behaviour.md §11). */
@@ -49,8 +50,8 @@ async function checkUrl(config: WebhookDeps['config'], raw: string): Promise<voi
   }
 }
 
-export function listWebhooks(deps: WebhookDeps, accountId: string): Promise<Webhook[]> {
-  return repo.listWebhooks(deps.db, accountId);
+export async function listWebhooks(deps: WebhookDeps, accountId: string): Promise<Webhook[]> {
+  return (await repo.listWebhooks(deps.db, accountId)).map(toWebhook);
 }
 
 /** Pending deliveries go with it; an attempt in flight finishes but is not recorded. */
@@ -60,7 +61,7 @@ export async function deleteWebhook(deps: WebhookDeps, accountId: string, id: st
 
 export async function listDeliveryAttempts(deps: WebhookDeps, accountId: string, id: string): Promise<DeliveryAttempt[]> {
   if (!(await repo.webhookExists(deps.db, accountId, id))) throw notFound(`Webhook ${id}`);
-  return repo.recentAttempts(deps.db, accountId, id, RECENT_ATTEMPTS);
+  return (await repo.recentAttempts(deps.db, accountId, id, RECENT_ATTEMPTS)).map(toDeliveryAttempt);
 }
 
 /**
@@ -75,7 +76,7 @@ export async function rotateSecret(
 ): Promise<RotatedWebhookSecret> {
   const secret = input.secret ?? newSecret();
   const previousUntil = input.overlap_seconds > 0 ? new Date(deps.now().getTime() + input.overlap_seconds * 1000) : null;
-  const webhook = await repo.rotateSecret(deps.db, accountId, id, secret, previousUntil);
-  if (!webhook) throw notFound(`Webhook ${id}`);
-  return { ...webhook, secret, previous_secret_expires_at: previousUntil?.toISOString() ?? null };
+  const row = await repo.rotateSecret(deps.db, accountId, id, secret, previousUntil);
+  if (!row) throw notFound(`Webhook ${id}`);
+  return { ...toWebhook(row), secret, previous_secret_expires_at: previousUntil?.toISOString() ?? null };
 }
