@@ -40,6 +40,8 @@ const WRITERS = 4;
 /** A pause after each request of a writer: a steady load, not a benchmark (the machine is shared). */
 const PACE_MS = 25;
 const REQUEST_TIMEOUT_MS = 15_000;
+/** Longer than a killed instance holds a key (IDEMPOTENCY_LOCK_SECONDS, 60 s, past its last renewal). */
+const IDEMPOTENCY_WAIT_MS = 80_000;
 
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 23)}] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -170,7 +172,7 @@ interface Failure {
 }
 
 let phase = 'start';
-const counts = { requests: 0, failed: 0, byPhase: new Map<string, { requests: number; failed: number }>() };
+const counts = { requests: 0, failed: 0, keyInUse: [] as string[], byPhase: new Map<string, { requests: number; failed: number }>() };
 const failures: Failure[] = [];
 
 interface Answer {
@@ -198,21 +200,39 @@ class Client {
       failures.push({ phase: at, what: `${method} ${route.split('?')[0]}`, reason });
       throw new Error(`${method} ${route}: ${reason}`);
     };
+    // As the API asks of a client (docs/api.md "Idempotency keys"): a 409 idempotency_key_in_use means the key's
+    // first request still runs (nginx sent it again after its instance closed the connection, or that instance
+    // was killed and holds the key until it expires); the same request is sent again with the same key after a
+    // second, until it is answered or IDEMPOTENCY_WAIT_MS have passed.
+    const key = options.key ? randomUUID() : undefined;
+    const waitUntil = Date.now() + IDEMPOTENCY_WAIT_MS;
     let res: Response;
-    try {
-      res = await fetch(`${this.base}${route}`, {
-        method,
-        headers: {
-          authorization: `Bearer ${this.token}`,
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(options.key ? { 'idempotency-key': randomUUID() } : {}),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      });
-    } catch (error) {
-      return fail(`${(error as Error).cause ?? (error as Error).message}`);
+    let sentAgain = 0;
+    for (;;) {
+      try {
+        res = await fetch(`${this.base}${route}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.token}`,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+        });
+      } catch (error) {
+        return fail(`${(error as Error).cause ?? (error as Error).message}`);
+      }
+      if (!key || res.status !== 409 || Date.now() > waitUntil) break;
+      const text = await res.text().catch(() => '');
+      if (!text.includes('"idempotency_key_in_use"')) {
+        res = new Response(text, { status: res.status, headers: res.headers });
+        break;
+      }
+      sentAgain++;
+      await sleep(1000);
     }
+    if (sentAgain > 0) counts.keyInUse.push(`${at}: ${method} ${route.split('?')[0]} answered ${res.status} after ${sentAgain} s`);
     const text = await res.text().catch((error) => fail(`body: ${error}`));
     if (!(options.ok ?? [200]).includes(res.status)) fail(`${res.status} ${text.slice(0, 200)}`);
     return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: res.headers };
@@ -652,6 +672,11 @@ async function main(): Promise<void> {
   target('failed requests during two rolling restarts', byPhase('rolling').failed, byPhase('rolling').failed === 0);
   target('failed requests while the replica was down', byPhase('replica').failed, byPhase('replica').failed === 0);
   target('requests failed by the SIGKILL (in flight on it; counted, no target)', killFailures, true);
+  target(
+    'requests sent again after 409 idempotency_key_in_use (the client protocol; counted, no target)',
+    counts.keyInUse.length ? `${counts.keyInUse.length} (${counts.keyInUse.join('; ')})` : 0,
+    true,
+  );
   target('acknowledged writes missing afterwards', missingWrites, missingWrites === 0);
   target('events missing on the stream', lostEvents, lostEvents === 0);
   target('events duplicated on the stream', duplicatedEvents, duplicatedEvents === 0);
