@@ -6,14 +6,20 @@ import { contactExistsSql } from '../contacts/repository.ts';
 export type SessionRow = Pick<Row<'widget_sessions'>, 'account_id' | 'id' | 'contact_id' | 'last_seen_at'> &
   Pick<Row<'accounts'>, 'widget_origins'>;
 
+/**
+ * Inserts a session for a contact that still exists and is not being erased; false when it is (an erasure that
+ * began after the contact was looked up), so no session outlives its contact.
+ */
 export async function insertSession(
   db: Queryable,
   session: { accountId: string; id: string; contactId: string; tokenHash: string; at: Date },
-): Promise<void> {
-  await db.query(
-    `insert into widget_sessions (account_id, id, contact_id, token_hash, created_at, last_seen_at) values ($1, $2, $3, $4, $5, $5)`,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `insert into widget_sessions (account_id, id, contact_id, token_hash, created_at, last_seen_at)
+     select $1, $2, $3, $4, $5, $5 where ${contactExistsSql('$1', '$3')}`,
     [session.accountId, session.id, session.contactId, session.tokenHash, session.at],
   );
+  return rowCount === 1;
 }
 
 /** The session of a token hash whose contact still exists (not being erased), or null. */

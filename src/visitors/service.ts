@@ -60,6 +60,8 @@ export async function findVisitor(deps: VisitorDeps, token: string): Promise<Vis
   return { accountId: session.account_id, sessionId: session.id, contactId: session.contact_id, origins: session.widget_origins };
 }
 
+const erasedIdentity = () => new ApiError(401, 'invalid_identity', 'The contact of this identity is being erased');
+
 /**
  * POST /widget/v1/session (docs/widget.md): from an allowed origin with the account's widget key, resumes the
  * session of `body.token` when it is still valid (and, with an identity, is that identity's), else starts one as
@@ -87,7 +89,7 @@ export async function startSession(
         email: body.identity.email ?? null,
       })
     : undefined;
-  if (identified === null) throw new ApiError(401, 'invalid_identity', 'The contact of this identity is being erased');
+  if (identified === null) throw erasedIdentity();
   if (body.token !== undefined) {
     const resumed = await findVisitor(deps, body.token);
     if (resumed && resumed.accountId === accountId && (!identified || identified.id === resumed.contactId)) {
@@ -97,7 +99,14 @@ export async function startSession(
   admit();
   const contactId = identified ? identified.id : (await createContact(deps, accountId, {})).id;
   const token = `vt_${randomString(43)}`;
-  await repo.insertSession(deps.db, { accountId, id: randomString(16), contactId, tokenHash: sha256(token), at: deps.now() });
+  const inserted = await repo.insertSession(deps.db, {
+    accountId,
+    id: randomString(16),
+    contactId,
+    tokenHash: sha256(token),
+    at: deps.now(),
+  });
+  if (!inserted) throw erasedIdentity();
   return { token, contact_id: contactId };
 }
 

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { widgetSite, type WidgetSite } from '../test/widget-sites.ts';
-import { startTestApp, type Reply, type TestApp } from '../test/harness.ts';
+import { engine, startTestApp, waitUntil, type Reply, type TestApp } from '../test/harness.ts';
 import { startWebhookReceiver } from '../test/webhooks.ts';
 import { deliverDueWebhooks } from '../webhooks/delivery.ts';
 
@@ -147,6 +147,48 @@ describe('identity verification', () => {
     assert.deepEqual([resumed.status, resumed.body.code], [401, 'invalid_identity']);
     assert.equal((await session(s, { identity: sign(secret, { id: 'u1', expires_at: inSeconds(60) }) })).status, 200);
   });
+});
+
+describe('a session started while its contact is erased', () => {
+  it(
+    'answers 401 invalid_identity when the erasure begins between the identity’s lookup and the session’s insert',
+    { skip: engine === 'pglite' && 'PGlite runs one transaction at a time: the two cannot interleave' },
+    async () => {
+      const s = await site();
+      const secret = await identitySecret(s);
+      const identity = sign(secret, { id: 'erased-meanwhile', expires_at: inSeconds(60) });
+      const first = await session(s, { identity });
+      assert.equal(first.status, 200);
+      const sessionsOf = async () =>
+        (
+          await t.db.query<{ n: number }>('select count(*)::int as n from widget_sessions where account_id = $1 and contact_id = $2', [
+            s.account.accountId,
+            first.body.contact_id,
+          ])
+        ).rows[0].n;
+      let started: Promise<Reply> | undefined;
+      // The session's insert waits for this lock; the identity's lookup (a read) does not.
+      await t.db.transaction(async (tx) => {
+        await tx.query('lock table widget_sessions in share mode');
+        started = session(s, { identity });
+        await waitUntil(
+          async () =>
+            (
+              await t.db.query<{ n: number }>(
+                `select count(*)::int as n from pg_locks where relation = 'widget_sessions'::regclass and not granted`,
+              )
+            ).rows[0].n > 0,
+        );
+        await t.db.query('update contacts set erasing_at = now() where account_id = $1 and id = $2', [
+          s.account.accountId,
+          first.body.contact_id,
+        ]);
+      });
+      const res = await started!;
+      assert.deepEqual([res.status, res.body.code], [401, 'invalid_identity'], JSON.stringify(res.body));
+      assert.equal(await sessionsOf(), 1, 'no session was added for the contact being erased');
+    },
+  );
 });
 
 describe('limits', () => {
