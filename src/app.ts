@@ -2,19 +2,18 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
-import rateLimit from '@fastify/rate-limit';
 import type { Deps } from './deps.ts';
 import { API_VERSION } from './version.ts';
 import { randomString } from './ids.ts';
 import { ApiError, ErrorPayload } from './http/errors.ts';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling, routePattern } from './http/error-handler.ts';
+import { installPipeline, PUBLIC, serveFamily } from './http/pipeline.ts';
 import { markInexactNumbers, validatorCompiler } from './http/validation.ts';
 import { REDACT_PATHS, REDACTED, serializeRequest } from './http/log-redaction.ts';
 import { finishDocument } from './http/openapi.ts';
 import { PRODUCT_TITLE, referencePage } from './http/reference.ts';
-import { installAuth } from './auth/hook.ts';
+import { apiFamily } from './auth/family.ts';
 import { withAccountScope } from './db/replica.ts';
-import { installIdempotency } from './idempotency/hook.ts';
 import { TokenVerifier } from './auth/tokens.ts';
 import { AuthFailureLimiter } from './auth/failures.ts';
 import { SCOPES } from './auth/scopes.ts';
@@ -34,10 +33,12 @@ import { eventRoutes } from './events/routes.ts';
 import { EventHub } from './events/hub.ts';
 import { webhookRoutes } from './webhooks/routes.ts';
 import { legacyStatsRoutes } from './legacy-stats/routes.ts';
+import { legacyFamily } from './legacy-stats/family.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { inboxRoutes } from './inbox/routes.ts';
 import { widgetScriptRoutes } from './widget/routes.ts';
 import { visitorRoutes } from './visitors/routes.ts';
+import { visitorFamily } from './visitors/family.ts';
 import { installHttpMetrics, metricsOnApiPort, metricsRoutes } from './metrics/http.ts';
 
 declare module 'fastify' {
@@ -102,7 +103,7 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     if (body === '' || (typeof body === 'string' && body.trim() === '')) return done(null, undefined);
-    // Numbers a double cannot hold as written are marked before parsing, and refused with their path (preValidation).
+    // Numbers a double cannot hold as written are marked before parsing, and refused with their path (the validate step, src/http/pipeline.ts).
     parseJson(request, markInexactNumbers(body as string), (error, value) =>
       error ? done(new ApiError(400, 'bad_request', `The request body is not valid JSON: ${error.message}`), undefined) : done(null, value),
     );
@@ -119,21 +120,6 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     for (const method of methods) knownRoutes.push({ method, pattern: routePattern(routeOptions.url) });
   });
   installErrorHandling(app, knownRoutes);
-
-  await app.register(rateLimit, {
-    max: deps.config.rateLimitBurst,
-    // A fixed window holding one burst: on average RATE_LIMIT_PER_SECOND, bursts up to RATE_LIMIT_BURST.
-    timeWindow: Math.ceil((deps.config.rateLimitBurst / deps.config.rateLimitPerSecond) * 1000),
-    // Keyed on the verified token, never on the raw header: authentication accepts `Bearer` in any case and
-    // spacing, so keying on the header let one token spread over many buckets. This route-level onRequest hook
-    // runs after the app-level one of installAuth (Fastify runs route hooks last), so `caller` is set on every
-    // scoped route; public routes and the legacy export (authenticated later, in preValidation) go by client IP.
-    keyGenerator: (request) => (request.caller ? `t:${request.caller.tokenId}` : `ip:${request.ip}`),
-    errorResponseBuilder: (_request, context) =>
-      new ApiError(429, 'too_many_requests', `Rate limit exceeded; retry in ${Math.ceil(context.ttl / 1000)} s`, undefined, {
-        'Retry-After': String(Math.ceil(context.ttl / 1000)),
-      }),
-  });
 
   await app.register(swagger, {
     openapi: {
@@ -194,16 +180,18 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) || `def-${i}` },
     transformObject: (document) => finishDocument((document as { openapiObject: Record<string, unknown> }).openapiObject),
   });
-  await app.register(referencePage, { documentUrl: '/v2/openapi.json' });
 
   const authFailures = new AuthFailureLimiter({
     limit: deps.config.authFailureLimit,
     windowMs: deps.config.authFailureWindowSeconds * 1000,
   });
+  const verifier = new TokenVerifier(deps.db, authFailures);
+  app.decorate('tokenVerifier', verifier);
   // Each request's writes and replica reads are tracked for the account it acts for (read-your-writes, src/db/replica.ts).
   app.addHook('onRequest', (_request, _reply, done) => withAccountScope(done));
-  installAuth(app, new TokenVerifier(deps.db, authFailures));
-  installIdempotency(app, deps);
+  // Every request's steps, in one order for every route family: authenticate, limit, claim, validate, handle,
+  // settle; one error handler (src/http/pipeline.ts, docs/DEVELOPING.md "The request pipeline").
+  await installPipeline(app, deps);
 
   const events = new EventHub(deps.db, {
     safetyPollMs: deps.config.eventSafetyPollMs,
@@ -224,38 +212,42 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   });
   app.addHook('onClose', () => events.close());
 
-  await app.register(healthRoutes, { deps });
-  if (metricsOnApiPort(deps.config)) await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
-  // The statistics dashboard: static files, public; its data calls carry the user's token.
-  await app.register(dashboardRoutes);
-  // The agent inbox: static files, public; its data calls carry the agent's token.
-  await app.register(inboxRoutes);
-  // The chat widget's script, for any site to embed; it talks to the visitor API under /widget/v1.
-  await app.register(widgetScriptRoutes);
-  app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // Public routes: no credential, the rate limit per client address (health checks exempt).
+  await serveFamily(app, PUBLIC, {}, async (scope) => {
+    await scope.register(healthRoutes, { deps });
+    if (metricsOnApiPort(deps.config)) await scope.register(metricsRoutes, { metrics: deps.metrics, token: deps.config.metricsToken });
+    // The statistics dashboard: static files, public; its data calls carry the user's token.
+    await scope.register(dashboardRoutes);
+    // The agent inbox: static files, public; its data calls carry the agent's token.
+    await scope.register(inboxRoutes);
+    // The chat widget's script, for any site to embed; it talks to the visitor API under /widget/v1.
+    await scope.register(widgetScriptRoutes);
+    await scope.register(referencePage, { documentUrl: '/v2/openapi.json' });
+    scope.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  });
 
-  await app.register(
-    async (v2) => {
-      await v2.register(agentRoutes, { deps });
-      await v2.register(accountRoutes, { deps });
-      await v2.register(tokenRoutes, { deps });
-      await v2.register(namedResourceRoutes(GROUPS), { deps });
-      await v2.register(namedResourceRoutes(TAGS), { deps });
-      await v2.register(botRoutes, { deps });
-      await v2.register(contactRoutes, { deps });
-      await v2.register(conversationRoutes, { deps });
-      await v2.register(searchRoutes, { deps });
-      await v2.register(uploadRoutes, { deps });
-      await v2.register(statisticsRoutes, { deps });
-      await v2.register(eventRoutes, { deps, events });
-      await v2.register(webhookRoutes, { deps });
-    },
-    { prefix: '/v2' },
-  );
+  // The API: bearer tokens with scopes, errors as error_payload.
+  await serveFamily(app, apiFamily(verifier), { prefix: '/v2' }, async (v2) => {
+    await v2.register(agentRoutes, { deps });
+    await v2.register(accountRoutes, { deps });
+    await v2.register(tokenRoutes, { deps });
+    await v2.register(namedResourceRoutes(GROUPS), { deps });
+    await v2.register(namedResourceRoutes(TAGS), { deps });
+    await v2.register(botRoutes, { deps });
+    await v2.register(contactRoutes, { deps });
+    await v2.register(conversationRoutes, { deps });
+    await v2.register(searchRoutes, { deps });
+    await v2.register(uploadRoutes, { deps });
+    await v2.register(statisticsRoutes, { deps });
+    await v2.register(eventRoutes, { deps, events });
+    await v2.register(webhookRoutes, { deps });
+  });
   // The visitor API: what the chat widget does in a browser, with a visitor token (docs/widget.md).
-  await app.register(visitorRoutes, { deps, events, prefix: '/widget/v1' });
-  // The legacy export keeps its historical, unversioned address.
-  await app.register(legacyStatsRoutes, { deps, prefix: '/stats' });
+  await serveFamily(app, visitorFamily(deps, authFailures), { prefix: '/widget/v1' }, (scope) =>
+    scope.register(visitorRoutes, { deps, events }),
+  );
+  // The legacy export keeps its historical, unversioned address, its apiKey and its error body.
+  await serveFamily(app, legacyFamily(deps, verifier), { prefix: '/stats' }, (scope) => scope.register(legacyStatsRoutes, { deps }));
 
   return app;
 }

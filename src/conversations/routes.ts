@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { callerOf } from '../auth/hook.ts';
+import { callerOf } from '../auth/family.ts';
 import { route } from '../http/route.ts';
 import { IdParams, OkResponse, exclusiveProperties } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';

@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ErrorCode, type ErrorItem, type ErrorPayload } from './errors.ts';
 import { errorResponse } from './route.ts';
 import { DatabaseBusyError, QueryTimeoutError } from '../db/db.ts';
-import { invalidArguments, invalidArgumentsError, locationOf, unstorableInputErrors } from './validation.ts';
+import { invalidArguments, locationOf } from './validation.ts';
 
 /** Long enough for a queue of heavy requests to drain, short enough for a dashboard to retry on its own. */
 const HEAVY_RETRY_AFTER_SECONDS = 10;
@@ -32,10 +32,10 @@ const MESSAGES: Partial<Record<ErrorCode, string>> = {
 
 /**
  * Maps any failure to the ApiError it answers with, or undefined when it is
- * unexpected (a 500). The app's error handler below sends it as error_payload;
- * the legacy export (src/legacy-stats/routes.ts) reuses this mapping but sends
- * its own `{success:false, error}` body, and the upload routes rewrite a 413
- * before passing it on here.
+ * unexpected (a 500). The one error handler (src/http/pipeline.ts) sends it in the
+ * format of the route's family: error_payload (ERROR_PAYLOAD below) or the legacy
+ * export's `{success:false, error}` (src/legacy-stats/family.ts), which reads
+ * failures through this mapping too.
  */
 export function toApiError(error: FastifyError | ApiError): ApiError | undefined {
   if (error instanceof ApiError) return error;
@@ -110,6 +110,28 @@ export function sendError(reply: FastifyReply, error: ApiError) {
   return reply.code(error.status).type('application/json').send(body);
 }
 
+export const INTERNAL_ERROR_MESSAGE = 'Internal error; quote the request id when reporting it';
+
+/**
+ * How a route family writes its errors (src/http/pipeline.ts): which ApiError a failure answers with
+ * (undefined: unexpected, a 500) and the body it is sent as. The one error handler picks the format of the
+ * request's family.
+ */
+export interface ErrorFormat {
+  toApiError(error: FastifyError | ApiError): ApiError | undefined;
+  send(reply: FastifyReply, error: ApiError): FastifyReply;
+  /** An unexpected failure: a generic message and the request id, the detail in the log only (docs/behaviour.md §2). */
+  sendInternal(reply: FastifyReply, requestId: string): FastifyReply;
+}
+
+/** `error_payload`, `{code, message, errors?}`: the API's, the visitor API's and the public routes' format. */
+export const ERROR_PAYLOAD: ErrorFormat = {
+  toApiError,
+  send: sendError,
+  sendInternal: (reply, requestId) =>
+    reply.code(500).type('application/json').send({ code: 'internal_error', message: INTERNAL_ERROR_MESSAGE, request_id: requestId }),
+};
+
 /**
  * An operation without a request body (`route()` marks it `bodyless`) refuses one rather than
  * ignoring it: a JSON object's properties are each a 422 `additionalProperties` (so `{}` passes),
@@ -138,6 +160,10 @@ export const EMPTY_BODY = {
   description: 'No body is needed; an empty JSON object is accepted, and any property in it is refused (422).',
 };
 
+/**
+ * What every route's errors share beyond the error handler (which is the request pipeline's, src/http/pipeline.ts):
+ * the statuses a bodyless operation declares, and the 404 / 405 of a request that matched no route.
+ */
 export function installErrorHandling(app: FastifyInstance, knownRoutes: { method: string; pattern: RegExp }[]) {
   // The statuses a body sent to a bodyless operation can get, declared where it can be sent.
   app.addHook('onRoute', (routeOptions) => {
@@ -152,34 +178,6 @@ export function installErrorHandling(app: FastifyInstance, knownRoutes: { method
       const shown = transform ? transform(args) : { schema: args.schema, url: args.url };
       return { ...shown, schema: { ...shown.schema, body: EMPTY_BODY } };
     };
-  });
-
-  // Input the database cannot store is a 422 here, not a 500 from SQL later.
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.bodyless) {
-      const refused = bodyErrors(request.body);
-      if (refused.length > 0) throw invalidArgumentsError(refused);
-    }
-    const errors = [
-      ...unstorableInputErrors(request.params, 'path'),
-      ...unstorableInputErrors(request.query, 'query'),
-      ...unstorableInputErrors(request.body, 'body'),
-    ];
-    if (errors.length > 0) throw invalidArgumentsError(errors);
-  });
-
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
-    if (apiError) {
-      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-      return sendError(reply, apiError);
-    }
-    // Unexpected: the detail goes to the log only (docs/behaviour.md §2).
-    request.log.error({ err: error }, 'unexpected error');
-    return reply
-      .code(500)
-      .type('application/json')
-      .send({ code: 'internal_error', message: 'Internal error; quote the request id when reporting it', request_id: request.id });
   });
 
   app.setNotFoundHandler((request, reply) => {

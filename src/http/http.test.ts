@@ -248,6 +248,9 @@ describe('rate limit', () => {
       assert.equal(res.status, 429);
       assert.equal(res.body.code, 'too_many_requests');
       assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
+      // A refused request's body is never read: the connection closes after the answer (docs/operations.md#slow-clients).
+      const post = await limited.client(owner.token).post('/v2/contacts', { name: 'Ada' });
+      assert.deepEqual([post.status, post.body.code, post.headers.connection], [429, 'too_many_requests', 'close']);
       const other = await limited.token(owner, ['agents:read']);
       assert.equal((await limited.client(other).get('/v2/agents')).status, 200);
       assert.equal((await limited.client().get('/healthz')).status, 200);

@@ -64,7 +64,7 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
 /**
  * Route options from one description: the schemas that validate the request and
  * shape the response are the ones the OpenAPI document shows, and the scope the
- * auth hook enforces is the one the document lists.
+ * pipeline authenticates with (src/http/pipeline.ts) is the one the document lists.
  */
 export function route<P extends TSchema, Q extends TSchema, B extends TSchema, R extends TSchema>(doc: RouteDoc<P, Q, B, R>) {
   const rateLimited = doc.rateLimited ?? true;
@@ -128,7 +128,7 @@ declare module 'fastify' {
     scopes?: readonly Scope[];
     /** The operation takes no request body: one with content is refused (src/http/error-handler.ts). */
     bodyless?: true;
-    /** The operation takes a visitor token (checked by the visitor API's onRequest hook, src/visitors/routes.ts). */
+    /** The operation takes a visitor token (checked by the visitor family, src/visitors/family.ts). */
     visitor?: true;
   }
 }

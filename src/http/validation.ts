@@ -191,6 +191,19 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** Deeper than any request needs (a conversation import is 6 levels); free-form objects are held to it too. */
 export const MAX_NESTING = 32;
 
+/** Whether `value` nests arrays or objects more than `levels` deep; walks with its own stack, stopping there. */
+export function nestedDeeperThan(value: unknown, levels: number): boolean {
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop() as (typeof pending)[number];
+    const children = Array.isArray(current) ? current : isPlainObject(current) ? Object.values(current) : [];
+    if (children.length === 0) continue;
+    if (depth === levels) return true;
+    for (const child of children) pending.push({ value: child, depth: depth + 1 });
+  }
+  return false;
+}
+
 const UNPAIRED_SURROGATE = /\p{Surrogate}/u;
 
 /**

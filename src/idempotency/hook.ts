@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Deps } from '../deps.ts';
 import {
   IDEMPOTENCY_KEY_PATTERN,
@@ -6,6 +6,7 @@ import {
   IDEMPOTENCY_RENEW_SECONDS,
   checkKey,
   claimKey,
+  releaseKey,
   renewHeldKeys,
   requestHash,
   settleKey,
@@ -21,36 +22,28 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The Idempotency-Key this request holds; its answer is stored when sent. */
     idempotencyKey?: HeldKey;
-    /** The keys this app instance's running requests hold, renewed until their answers are stored. */
-    idempotencyKeysHeld?: Set<HeldKey>;
-  }
-  interface FastifyContextConfig {
-    /**
-     * The route claims the key itself, with claimIdempotencyKey(), once it has
-     * read its body (a multipart upload is read in the handler, after preHandler).
-     */
-    idempotencyInHandler?: boolean;
   }
 }
 
 const HEADER = 'idempotency-key';
 
 /**
- * Claims the request's Idempotency-Key, if it sent one on an authenticated POST
- * (docs/behaviour.md §11), hashing `body` with the token, the method, path and query. Returns
- * the stored answer to send again instead of running the request, or null: run it
- * (its answer is then stored by the onSend hook of installIdempotency).
+ * The claim and settle steps of the request pipeline (src/http/pipeline.ts) for the families whose POSTs take an
+ * Idempotency-Key (docs/behaviour.md §11).
  */
-export async function claimIdempotencyKey(deps: Deps, request: FastifyRequest, body: unknown): Promise<StoredAnswer | null> {
-  const raw = request.headers[HEADER];
-  if (request.method !== 'POST' || raw === undefined || !request.caller) return null;
-  const key = checkKey(Array.isArray(raw) ? raw.join(', ') : raw);
-  const { accountId, tokenId } = request.caller;
-  const claim = await claimKey(deps, accountId, key, requestHash(tokenId, request.method, request.url, body));
-  if ('replay' in claim) return claim.replay;
-  request.idempotencyKey = claim.held;
-  request.idempotencyKeysHeld?.add(claim.held);
-  return null;
+export interface IdempotencyKeys {
+  /**
+   * Claims the request's Idempotency-Key, if it sent one on an authenticated POST, hashing `body` with the token,
+   * the method, path and query. Returns the stored answer to send again instead of running the request, or null:
+   * run it (its answer is then stored by settle()).
+   */
+  claim(request: FastifyRequest, body: unknown): Promise<StoredAnswer | null>;
+  /**
+   * Stores the answer being sent under the request's key (a 5xx frees it instead), or, when the request never
+   * reached its handler (`ran` false: refused by validation after the claim), frees the key and stores nothing, so
+   * that the corrected request can use it.
+   */
+  settle(request: FastifyRequest, reply: FastifyReply, payload: unknown, ran: boolean): Promise<void>;
 }
 
 /** Sends a stored answer again, marked as a replay (the header Stripe uses). */
@@ -60,37 +53,37 @@ export function sendStoredAnswer(reply: FastifyReply, answer: StoredAnswer): Fas
   return reply.send(answer.body);
 }
 
-/**
- * Idempotency keys on every authenticated POST: the key is claimed after
- * authentication and validation (a request refused there never takes it), and
- * the answer stored as it is sent, 5xx answers excepted.
- */
-export function installIdempotency(app: FastifyInstance, deps: Deps): void {
-  // The OpenAPI document shows the header and the 409 on each operation that takes them; checkKey() checks the key.
-  app.addHook('onRoute', (routeOptions) => {
-    if (routeOptions.method !== 'POST' || !routeOptions.config?.scopes || !routeOptions.schema) return;
-    routeOptions.schema.headers = {
-      type: 'object',
-      properties: {
-        [HEADER]: {
-          type: 'string',
-          minLength: 1,
-          maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
-          pattern: IDEMPOTENCY_KEY_PATTERN,
-          description:
-            'Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys)',
-        },
+/** The OpenAPI document shows the header and the 409 on each operation that takes them; checkKey() checks the key. */
+export function describeIdempotencyKey(routeOptions: RouteOptions): void {
+  if (routeOptions.method !== 'POST' || !routeOptions.config?.scopes || !routeOptions.schema) return;
+  routeOptions.schema.headers = {
+    type: 'object',
+    properties: {
+      [HEADER]: {
+        type: 'string',
+        minLength: 1,
+        maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+        pattern: IDEMPOTENCY_KEY_PATTERN,
+        description:
+          'Up to 255 visible ASCII characters: the same request again with this key within 24 hours gets the first answer (docs/api.md#idempotency-keys)',
       },
-    };
-    routeOptions.schema.response = {
-      ...(routeOptions.schema.response as object),
-      409: {
-        description: 'A request with this Idempotency-Key is still running (`idempotency_key_in_use`)',
-        content: { 'application/json': { schema: { $ref: 'error_payload#' } } },
-      },
-    };
-  });
+    },
+  };
+  routeOptions.schema.response = {
+    ...(routeOptions.schema.response as object),
+    409: {
+      description: 'A request with this Idempotency-Key is still running (`idempotency_key_in_use`)',
+      content: { 'application/json': { schema: { $ref: 'error_payload#' } } },
+    },
+  };
+}
 
+/**
+ * Idempotency keys for `app`: the keys its running requests hold are renewed every IDEMPOTENCY_RENEW_SECONDS
+ * until their answers are stored. The pipeline calls claim() after authentication and the rate limit, before
+ * validation, and settle() as the answer is sent.
+ */
+export function installIdempotencyKeys(app: FastifyInstance, deps: Deps): IdempotencyKeys {
   const held = new Set<HeldKey>();
   let renewing: Promise<number> | undefined;
   const renew = (): Promise<number> => {
@@ -99,9 +92,6 @@ export function installIdempotency(app: FastifyInstance, deps: Deps): void {
     renewing = pass;
     return pass;
   };
-  app.addHook('onRequest', async (request) => {
-    request.idempotencyKeysHeld = held;
-  });
   app.decorate('renewIdempotencyKeys', renew);
   const timer = setInterval(
     () =>
@@ -121,29 +111,39 @@ export function installIdempotency(app: FastifyInstance, deps: Deps): void {
     if (request.idempotencyKey) held.delete(request.idempotencyKey);
   });
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.routeOptions.config.idempotencyInHandler) return;
-    const stored = await claimIdempotencyKey(deps, request, request.body);
-    if (stored) return sendStoredAnswer(reply, stored);
-  });
+  return {
+    async claim(request, body) {
+      const raw = request.headers[HEADER];
+      if (request.method !== 'POST' || raw === undefined || !request.caller) return null;
+      const key = checkKey(Array.isArray(raw) ? raw.join(', ') : raw);
+      const { accountId, tokenId } = request.caller;
+      const claim = await claimKey(deps, accountId, key, requestHash(tokenId, request.method, request.url, body));
+      if ('replay' in claim) return claim.replay;
+      request.idempotencyKey = claim.held;
+      held.add(claim.held);
+      return null;
+    },
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const key = request.idempotencyKey;
-    if (!key) return payload;
-    request.idempotencyKey = undefined;
-    held.delete(key);
-    const contentType = reply.getHeader('content-type');
-    try {
-      await settleKey(deps, key, {
-        status: reply.statusCode,
-        contentType: typeof contentType === 'string' ? contentType : null,
-        body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
-      });
-    } catch (error) {
-      // The answer still goes out; the key stays locked until its lock runs out, then a retry runs again.
-      // The key itself is never logged: with IDEMPOTENCY_SECRET it would decrypt the answer.
-      request.log.error({ err: error }, 'idempotency: storing the answer failed');
-    }
-    return payload;
-  });
+    async settle(request, reply, payload, ran) {
+      const key = request.idempotencyKey;
+      if (!key) return;
+      request.idempotencyKey = undefined;
+      held.delete(key);
+      const contentType = reply.getHeader('content-type');
+      try {
+        if (!ran) await releaseKey(deps, key);
+        else {
+          await settleKey(deps, key, {
+            status: reply.statusCode,
+            contentType: typeof contentType === 'string' ? contentType : null,
+            body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
+          });
+        }
+      } catch (error) {
+        // The answer still goes out; the key stays locked until its lock runs out, then a retry runs again.
+        // The key itself is never logged: with IDEMPOTENCY_SECRET it would decrypt the answer.
+        request.log.error({ err: error }, 'idempotency: storing the answer failed');
+      }
+    },
+  };
 }

@@ -234,6 +234,58 @@ describe('Idempotency-Key', () => {
     assert.equal(await contactCount(account), 2);
   });
 
+  it('is claimed before validation: a refused request frees the key, stores nothing, and the corrected request runs with it', async () => {
+    const account = await t.account();
+    const keys = async () => (await t.db.query('select key from idempotency_keys where account_id = $1', [account.accountId])).rows.length;
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 40; i++) deep = [deep];
+    // The schema, input the database cannot store, a body nested too deep, a body sent to an operation that takes none.
+    const refusals: [string, unknown, string][] = [
+      ['/v2/contacts', { name: 5 }, 'type'],
+      ['/v2/contacts', { name: 'Ada\u0000' }, 'pattern'],
+      ['/v2/contacts', { name: 'Ada', variables: { deep } }, 'maxDepth'],
+      ['/v2/agents/1/ping', { status: 'online' }, 'additionalProperties'],
+    ];
+    for (const [url, body, code] of refusals) {
+      const refused = await post(account, url, body, 'corrected');
+      assert.equal(refused.status, 422, `${url} ${code}`);
+      assert.equal(JSON.parse(refused.body).code, 'invalid_arguments');
+      assert.equal(JSON.parse(refused.body).errors[0].code, code);
+      assert.equal(await keys(), 0, `${code}: the key is free again, and no answer is kept`);
+    }
+    const corrected = await post(account, '/v2/contacts', { name: 'Ada' }, 'corrected');
+    assert.equal(corrected.status, 200);
+    assert.equal(corrected.headers['idempotent-replayed'], undefined);
+    const again = await post(account, '/v2/contacts', { name: 'Ada' }, 'corrected');
+    assert.deepEqual([again.body, again.headers['idempotent-replayed']], [corrected.body, 'true']);
+    assert.equal(await contactCount(account), 1);
+  });
+
+  it('answers a refused request under a key another request used with 422 idempotency_key_reused, as the claim comes first', async () => {
+    const account = await t.account();
+    assert.equal((await post(account, '/v2/contacts', { name: 'Ada' }, 'taken')).status, 200);
+    for (const body of [{ name: 5 }, { name: 'Ada', unknown: true }]) {
+      const refused = await post(account, '/v2/contacts', body, 'taken');
+      assert.equal(refused.status, 422);
+      assert.deepEqual(JSON.parse(refused.body), REUSED);
+    }
+    // The key still holds the first answer.
+    const replay = await post(account, '/v2/contacts', { name: 'Ada' }, 'taken');
+    assert.equal(replay.headers['idempotent-replayed'], 'true');
+    assert.equal(await contactCount(account), 1);
+  });
+
+  it('compares bodies as validation reads them: a field left out and the same field sent with its default are one request', async () => {
+    const account = await t.account();
+    const hook = JSON.parse((await post(account, '/v2/webhooks', { url: 'https://93.184.215.14/hook' })).body);
+    const first = await post(account, `/v2/webhooks/${hook.id}/secret/rotate`, {}, 'rotate');
+    assert.equal(first.status, 200);
+    const again = await post(account, `/v2/webhooks/${hook.id}/secret/rotate`, { overlap_seconds: 86_400 }, 'rotate');
+    assert.deepEqual([again.status, again.body, again.headers['idempotent-replayed']], [200, first.body, 'true']);
+    const other = await post(account, `/v2/webhooks/${hook.id}/secret/rotate`, { overlap_seconds: 0 }, 'rotate');
+    assert.deepEqual([other.status, JSON.parse(other.body)], [422, REUSED]);
+  });
+
   it('stores neither the key nor the answer readable: a new token replayed is in the database only as a hash', async () => {
     const account = await t.account();
     const first = await post(account, '/v2/tokens', { name: 'ci', scopes: ['agents:read'] }, 'token-key');
@@ -374,6 +426,31 @@ describe('Idempotency-Key', () => {
     assert.equal(partsAgain.headers['idempotent-replayed'], 'true');
     const { rows } = await t.db.query('select id from uploads where account_id = $1', [account.accountId]);
     assert.equal(rows.length, 2);
+  });
+
+  it('covers an upload refused after its file was read: the key is freed and the file discarded', async () => {
+    const account = await t.account();
+    const upload = (query: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/v2/uploads?file_name=a.txt${query}`,
+        payload: 'hello',
+        headers: { authorization: `Bearer ${account.token}`, 'content-type': 'text/plain', 'idempotency-key': 'file' },
+      });
+    const refused = await upload('&unknown=1');
+    assert.equal(refused.statusCode, 422);
+    assert.deepEqual(
+      JSON.parse(refused.body).errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['unknown', 'additionalProperties']],
+    );
+    const stored = async () => (await t.db.query('select id from uploads where account_id = $1', [account.accountId])).rows.length;
+    assert.equal(await stored(), 0);
+    const corrected = await upload('');
+    assert.equal(corrected.statusCode, 200);
+    assert.equal(corrected.headers['idempotent-replayed'], undefined);
+    const replay = await upload('');
+    assert.deepEqual([replay.body, replay.headers['idempotent-replayed']], [corrected.body, 'true']);
+    assert.equal(await stored(), 1);
   });
 
   it('is ignored on other methods', async () => {

@@ -79,15 +79,24 @@ function unseal(key: Buffer, stored: string): string {
   return Buffer.concat([decipher.update(bytes.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
 }
 
+/**
+ * Levels of a body the hash reads. The key is claimed before validation (src/http/pipeline.ts), so a body may be
+ * nested far deeper than validation then allows (32 levels, MAX_NESTING): what lies deeper is hashed as one mark,
+ * never walked (the walk would overflow the stack). Such a body is always refused, and a refused request's answer is
+ * never stored, so two of them sharing a hash changes no answer.
+ */
+const HASHED_LEVELS = 64;
+
 /** JSON with object keys sorted, so that one body sent with its keys in another order is the same request. */
-function canonical(value: unknown): string {
+function canonical(value: unknown, depth = 0): string {
   if (Buffer.isBuffer(value)) return JSON.stringify({ sha256: createHash('sha256').update(value).digest('hex') });
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object' && depth >= HASHED_LEVELS) return '"(deeper)"';
+  if (Array.isArray(value)) return `[${value.map((element) => canonical(element, depth + 1)).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined);
     return `{${entries
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v, depth + 1)}`)
       .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -166,6 +175,14 @@ export async function settleKey(deps: IdempotencyDeps, held: HeldKey, answer: St
   const key = held.storedKey;
   if (answer.status >= FIRST_UNSTORED_STATUS) return repo.releaseKey(deps.db, held.accountId, key, held.lockId);
   return repo.storeAnswer(deps.db, held.accountId, key, held.lockId, { ...answer, body: seal(held.answerKey, answer.body) });
+}
+
+/**
+ * Frees a held key without storing an answer: its request was refused before it ran (validation, after the claim),
+ * so the corrected request may use the key (docs/api.md#idempotency-keys).
+ */
+export async function releaseKey(deps: IdempotencyDeps, held: HeldKey): Promise<void> {
+  await repo.releaseKey(deps.db, held.accountId, held.storedKey, held.lockId);
 }
 
 /**

@@ -72,6 +72,38 @@ describe('apiKey', () => {
     const res = await t.client().get('/stats/overview?apiKey=nope&interval=year&from=yesterday');
     assert.equal(res.status, 401);
     assert.equal(res.body.error.code, 'unauthorized');
+    // Input the database cannot store is a bad parameter too, checked after the key.
+    for (const url of ['/stats/overview?interval=%00', '/stats/overview?apiKey=nope&interval=%00']) {
+      assert.deepEqual((await t.client().get(url)).status, 401, url);
+    }
+  });
+
+  it('checks the key before the rate limit: past the limit, a missing or unknown key is still 401, and refused requests spend none of it', async () => {
+    // 2 requests per 200 s per client address: no window ends while the test runs.
+    const limited = await startTestApp({ rateLimitBurst: 2, rateLimitPerSecond: 0.01 });
+    try {
+      const account = await limited.account();
+      // From an address of its own (the harness reads the OpenAPI document from the default one, a public route).
+      const totals = (apiKey?: string) =>
+        limited.client().request({
+          method: 'GET',
+          url: `/stats/totals${apiKey === undefined ? '' : `?apiKey=${apiKey}`}`,
+          remoteAddress: '192.0.2.40',
+        });
+      for (const apiKey of [undefined, 'nope', undefined, 'nope']) assert.equal((await totals(apiKey)).status, 401);
+      assert.equal((await totals(account.apiKey)).status, 200);
+      assert.equal((await totals(account.apiKey)).status, 200);
+      const over = await totals(account.apiKey);
+      assert.equal(over.status, 429);
+      assert.equal(over.body.error.code, 'too_many_requests');
+      assert.match(String(over.headers['retry-after']), /^[1-9]\d*$/);
+      for (const apiKey of [undefined, 'nope']) {
+        const refused = await totals(apiKey);
+        assert.deepEqual([refused.status, refused.body.success, refused.body.error.code], [401, false, 'unauthorized']);
+      }
+    } finally {
+      await limited.close();
+    }
   });
 
   it('takes the key from the query, a form body or a JSON body', async () => {

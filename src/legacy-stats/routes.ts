@@ -1,16 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import formbody from '@fastify/formbody';
 import type { Deps } from '../deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { toApiError } from '../http/error-handler.ts';
-import { formatValidationErrors } from '../http/validation.ts';
 import { route } from '../http/route.ts';
 import { Nullable } from '../http/schemas.ts';
-import { authenticateBearer } from '../auth/hook.ts';
-import { sha256 } from '../ids.ts';
-import { actingFor } from '../db/replica.ts';
+import { LEGACY_BEARER_SCOPES } from './family.ts';
 import {
   AgentsResponse,
   IntervalParameters,
@@ -22,57 +16,7 @@ import {
 } from './schema.ts';
 import * as stats from './service.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The account of the legacy export's apiKey; set before validation on /stats routes. */
-    legacyAccount: stats.LegacyAccount | null;
-  }
-}
-
 const tags = ['Legacy statistics export'];
-const LEGACY_BEARER_SCOPES = ['statistics:read'] as const;
-
-const PARAMETER_RULES: Record<string, string> = {
-  from: 'must be a date in the form YYYY-MM-DD',
-  to: 'must be a date in the form YYYY-MM-DD',
-  interval: 'must be one of: day, week, month',
-  group: 'must be a single string',
-  apiKey: 'must be a single string',
-};
-
-/** A schema failure as the legacy 400, naming the first parameter at fault (unknown ones were dropped before). */
-function invalidParameters(error: FastifyError): ApiError {
-  const [first] = formatValidationErrors(error.validation as never, 'query');
-  if (!first || first.path === '') return stats.invalidParameter('parameters', 'must be an object of named parameters');
-  return stats.invalidParameter(first.path, PARAMETER_RULES[first.path] ?? first.message);
-}
-
-const MEDIA_TYPE_MESSAGE = 'Unsupported content type; send application/x-www-form-urlencoded or application/json';
-
-/**
- * The service-wide check for text the database cannot store (src/http/error-handler.ts) answers 422
- * invalid_arguments; on these routes a parameter holding a NUL is a bad parameter like any other:
- * 400 invalid_parameters, naming it (docs/behaviour.md §7).
- */
-function asBadParameter(error: ApiError | undefined): ApiError | undefined {
-  const [first] = error?.code === 'invalid_arguments' ? (error.errors ?? []) : [];
-  return first ? new ApiError(400, 'invalid_parameters', first.message) : error;
-}
-
-/** The legacy error body, `{success:false, error:{code, message}}`, for every failure on these routes. */
-function sendLegacyError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  const apiError = error.validation ? invalidParameters(error) : asBadParameter(toApiError(error));
-  if (!apiError || apiError.status >= 500) request.log.error({ err: error }, apiError ? 'request failed' : 'unexpected error');
-  if (!apiError) {
-    return reply.code(500).send({
-      success: false,
-      error: { code: 'internal_error', message: 'Internal error; quote the request id when reporting it', request_id: request.id },
-    });
-  }
-  if (apiError.headers) reply.headers(apiError.headers);
-  const message = apiError.status === 415 ? MEDIA_TYPE_MESSAGE : apiError.message;
-  return reply.code(apiError.status).send({ success: false, error: { code: apiError.code, message } });
-}
 
 const LEGACY_ERRORS: Record<number, string> = {
   400: 'A bad parameter (`invalid_parameters`, the message names it) or malformed JSON (`bad_request`)',
@@ -154,62 +98,12 @@ function legacyRoute<P extends TObject, R extends TSchema>(doc: {
   return options;
 }
 
-const isParameterObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
- * Legacy clients send parameters as a query string, a form or JSON, and often send
- * unset ones empty: merge them (the body wins) and drop empty values, so both
- * methods validate the same parameters. Parameters the operation does not know are
- * dropped too: integrations send one parameter set to all three paths (`interval`
- * on totals) or add cache-busting ones, and must keep working.
+ * The export's routes. Their apiKey (or bearer token), parameters, parsers and error body are the legacy family's
+ * (src/legacy-stats/family.ts), run by the request pipeline.
  */
-function collectParameters(request: FastifyRequest, known: ReadonlySet<string>): Record<string, unknown> {
-  const merged = { ...(request.query as object), ...(isParameterObject(request.body) ? request.body : {}) };
-  return Object.fromEntries(Object.entries(merged).filter(([name, value]) => known.has(name) && value !== '' && value !== null));
-}
-
-/** The parameter names the route's schema declares (the same for GET and POST). */
-function knownParameters(request: FastifyRequest): ReadonlySet<string> {
-  const schema = request.routeOptions.schema;
-  const parameters = (request.method === 'POST' ? schema?.body : schema?.querystring) as TObject | undefined;
-  return new Set(Object.keys(parameters?.properties ?? {}));
-}
-
 export const legacyStatsRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  await app.register(formbody);
   app.decorateRequest('legacyAccount', null);
-  app.setErrorHandler(sendLegacyError);
-
-  /** The account of the apiKey or, without one, of the bearer token; unknown ones count as failed authentications (docs/behaviour.md §1). */
-  async function legacyAccount(request: FastifyRequest, apiKey: unknown): Promise<stats.LegacyAccount> {
-    const authorization = request.headers.authorization;
-    if (apiKey === undefined && authorization !== undefined) {
-      return stats.accountOfToken(
-        deps,
-        (await authenticateBearer(app.tokenVerifier, authorization, request.ip, LEGACY_BEARER_SCOPES)).accountId,
-      );
-    }
-    // A missing apiKey costs no lookup, and is not counted.
-    if (typeof apiKey !== 'string' || apiKey === '') return stats.authenticate(deps, apiKey);
-    return app.tokenVerifier.failures.guard(request.ip, sha256(apiKey), () => stats.authenticate(deps, apiKey));
-  }
-
-  // The apiKey is checked before validation (docs/behaviour.md §1): a bad parameter from a caller without a key gets 401.
-  // Without an apiKey, a bearer token with statistics:read may authenticate instead (the dashboard's
-  // one token); with one, the Authorization header is ignored exactly as before that extension.
-  app.addHook('preValidation', async (request) => {
-    const parameters = collectParameters(request, knownParameters(request));
-    request.legacyAccount = await legacyAccount(request, parameters.apiKey);
-    actingFor(request.legacyAccount.account_id);
-    if (request.body !== undefined && !isParameterObject(request.body)) {
-      throw stats.invalidParameter('body', 'must be an object of named parameters');
-    }
-    const repeated = Object.keys(parameters).find((name) => Array.isArray(parameters[name]));
-    if (repeated) throw stats.invalidParameter(repeated, 'must be a single value, given once');
-    if (request.method === 'POST') request.body = parameters;
-    else request.query = parameters;
-  });
 
   // The export's queries yield to small requests and are bounded by HEAVY_QUERY_TIMEOUT_MS (503); on the read replica when there is one.
   const heavyDeps: Deps = { ...deps, db: deps.db.reads };

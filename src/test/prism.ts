@@ -37,7 +37,7 @@ const PRISM_TIMEOUT_MS = 30_000;
 
 /**
  * RFC 9110 §11.1: the authentication scheme is a case-insensitive token, and the service reads it so
- * (src/auth/hook.ts); Prism 5 accepts only `Bearer` as written.
+ * (src/auth/family.ts); Prism 5 accepts only `Bearer` as written.
  */
 /** A request header the test wrote in any case, or ''. */
 function headerOf(headers: Record<string, string> | undefined, name: string): string {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
-import { callerOf } from '../auth/hook.ts';
-import { claimIdempotencyKey, sendStoredAnswer } from '../idempotency/hook.ts';
+import { callerOf } from '../auth/family.ts';
+import { bodyOf, type BodyReader } from '../http/pipeline.ts';
 import { route } from '../http/route.ts';
 import { IdParams } from '../http/schemas.ts';
 import type { Deps } from '../deps.ts';
@@ -29,16 +29,30 @@ const tags = ['Uploads'];
 /** Stores a request's file as it arrives: stageUpload, with the caller's account (and its own rules). */
 export type StageUpload = (start: UploadStart, bytes: AsyncIterable<Buffer>) => Promise<StagedUpload>;
 
-/** Reads one request's file, multipart or raw, and hands it to `stage`; `fileName` (`?file_name=`) overrides a part's name. */
-export type ReadUpload = (request: FastifyRequest, fileName: string | undefined, stage: StageUpload) => Promise<StagedUpload>;
+/**
+ * The body reader of an upload route (config.readsBody): `stageFor` gives, for a request, how its file is stored
+ * (the caller's account and rules; it may refuse before a byte is read).
+ */
+export type UploadBody = (stageFor: (request: FastifyRequest) => StageUpload) => BodyReader<StagedUpload>;
+
+/**
+ * `?file_name=`, read with the body, before validation (src/http/pipeline.ts: the file is read before the claim,
+ * which comes before validation): a value that is not one string is left to validation, which refuses it.
+ */
+function fileNameOf(request: FastifyRequest): string | undefined {
+  const fileName = (request.query as { file_name?: unknown } | undefined)?.file_name;
+  return typeof fileName === 'string' ? fileName : undefined;
+}
 
 /**
  * Makes `app`, an encapsulated plugin, read upload bodies (docs/behaviour.md §5, §11): its body parsers (the
  * multipart parser and a raw catch-all, neither of which reads the body) apply to its routes only, so the rest of
- * the API keeps its JSON-only 1 MiB parsing. The returned function streams a request's file to storage as it
- * arrives, never holding it whole. POST /v2/uploads and the visitor API's upload share it.
+ * the API keeps its JSON-only 1 MiB parsing. The returned function makes a route's body reader: the pipeline reads
+ * the file with it before claiming the Idempotency-Key (the key covers the file), streaming it to storage as it
+ * arrives, never holding it whole; the handler completes the staged upload (bodyOf()). POST /v2/uploads and the
+ * visitor API's upload share it.
  */
-export async function acceptUploads(app: FastifyInstance, deps: Deps): Promise<ReadUpload> {
+export async function acceptUploads(app: FastifyInstance, deps: Deps): Promise<UploadBody> {
   // Any content type is a file here, JSON included.
   app.removeAllContentTypeParsers();
   await app.register(multipart);
@@ -57,16 +71,17 @@ export async function acceptUploads(app: FastifyInstance, deps: Deps): Promise<R
     sentTypes.set(request, sent);
     if (sent !== undefined && !isMultipartType(sent)) request.headers['content-type'] = 'application/octet-stream';
   });
-  app.setErrorHandler((error, request, reply) => {
-    // Refused before the whole body was read: the rest of it is not read either, the connection closes after the answer.
-    if (!request.raw.complete) reply.header('Connection', 'close');
-    const status = (error as { statusCode?: number }).statusCode;
-    if (status === 413) throw payloadTooLarge();
-    if (status === 415) throw new ApiError(415, 'unsupported_media_type', 'The multipart/form-data Content-Type is malformed');
-    throw error;
-  });
+  // A body refused by the parsers: its size past the file limit, a malformed multipart type. (A refusal before the
+  // whole body was read closes the connection after the answer: the pipeline's error handler, for any such route.)
+  const refused = (error: { statusCode?: number }) =>
+    error.statusCode === 413
+      ? payloadTooLarge()
+      : error.statusCode === 415
+        ? new ApiError(415, 'unsupported_media_type', 'The multipart/form-data Content-Type is malformed')
+        : undefined;
 
-  return async (request, fileName, stage) => {
+  const readUpload = async (request: FastifyRequest, stage: StageUpload): Promise<StagedUpload> => {
+    const fileName = fileNameOf(request);
     if (request.isMultipart()) {
       return readMultipartFile(
         request,
@@ -86,6 +101,14 @@ export async function acceptUploads(app: FastifyInstance, deps: Deps): Promise<R
       body.iterator({ destroyOnReturn: false }),
     );
   };
+
+  return (stageFor) => ({
+    async read(request) {
+      const staged = await readUpload(request, stageFor(request));
+      return { value: staged, hashed: staged.requestBody, discard: () => discardUpload(deps, staged) };
+    },
+    refused,
+  });
 }
 
 /**
@@ -109,7 +132,7 @@ export function sendUploadContent(reply: FastifyReply, upload: UploadContentBody
 
 /** Uploads under /v2 (docs/behaviour.md §5, §11). */
 export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (app, { deps }) => {
-  const readUpload = await acceptUploads(app, deps);
+  const uploadBody = await acceptUploads(app, deps);
 
   const uploadRoute = route({
     operationId: 'createUpload',
@@ -127,24 +150,15 @@ export const uploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps }> = async (ap
   });
   app.post(
     '/uploads',
-    // A multipart body is read in the handler: the Idempotency-Key is claimed there, on the file read.
-    { ...uploadRoute, config: { ...uploadRoute.config, idempotencyInHandler: true } },
-    async (request, reply) => {
-      const accountId = callerOf(request).accountId;
-      let staged: StagedUpload | undefined;
-      try {
-        staged = await readUpload(request, request.query.file_name, (start, bytes) => stageUpload(deps, accountId, start, bytes));
-        const stored = await claimIdempotencyKey(deps, request, staged.requestBody);
-        if (stored) {
-          await discardUpload(deps, staged);
-          return sendStoredAnswer(reply, stored);
-        }
-        return await completeUpload(deps, staged);
-      } catch (error) {
-        if (staged) await discardUpload(deps, staged).catch(() => undefined);
-        throw error;
-      }
+    {
+      ...uploadRoute,
+      config: {
+        ...uploadRoute.config,
+        readsBody: uploadBody((request) => (start, bytes) => stageUpload(deps, callerOf(request).accountId, start, bytes)),
+      },
     },
+    // The file is read and stored by the pipeline, before the Idempotency-Key is claimed on it; completed here.
+    async (request) => completeUpload(deps, bodyOf<StagedUpload>(request)),
   );
 
   app.get(

@@ -279,6 +279,16 @@ describe('POST /v2/uploads', () => {
     assert.deepEqual(await storedUploads(account), []);
   });
 
+  it('reads the file before checking the query string, as a JSON body is parsed before it is validated', async () => {
+    const account = await t.account();
+    // The file is refused first; a good file with a bad query string is read, then refused and discarded.
+    assertInvalid(await uploadRaw(account.token, '', 'text/plain', '?file_name=a.txt&other=1'), [['file', 'minLength', 'body']]);
+    assertInvalid(await uploadRaw(account.token, 'x', 'text/plain', '?file_name=a.txt&other=1'), [
+      ['other', 'additionalProperties', 'query'],
+    ]);
+    assert.deepEqual(await storedUploads(account), []);
+  });
+
   it('answers a malformed multipart body with 400', async () => {
     const account = await t.account();
     for (const contentType of [`multipart/form-data; boundary=${BOUNDARY}`, 'multipart/form-data']) {

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiError } from '../http/errors.ts';
+import { bodyOf } from '../http/pipeline.ts';
 import { route } from '../http/route.ts';
 import { IdParams, OkResponse } from '../http/schemas.ts';
 import { addressKey } from '../auth/failures.ts';
@@ -13,8 +14,8 @@ import { EventStreamHeaders } from '../events/schema.ts';
 import { PageQuery, RatingBody } from '../conversations/schema.ts';
 import { acceptUploads, sendUploadContent } from '../uploads/routes.ts';
 import { UploadBodies, UploadContent, UploadQuery, UploadResult } from '../uploads/schema.ts';
-import { completeUpload } from '../uploads/service.ts';
-import { AllowedOrigins } from './cors.ts';
+import { completeUpload, type StagedUpload, type UploadStart } from '../uploads/service.ts';
+import { originOf, visitorOf } from './family.ts';
 import { visitorEventBody } from './presenter.ts';
 import {
   CLIENT_ID_PATTERN,
@@ -34,13 +35,6 @@ import {
 import * as visitors from './service.ts';
 import type { Visitor } from './service.ts';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set on every visitor route (config.visitor) by the visitor API's onRequest hook. */
-    visitor?: Visitor;
-  }
-}
-
 const tags = ['Visitors'];
 
 /** Event streams one visitor (contact) may hold open on an instance at once. */
@@ -56,16 +50,6 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Allow-Headers': 'Authorization, Content-Type, Idempotency-Key, Last-Event-ID',
   'Access-Control-Max-Age': '600',
 };
-
-const unauthorized = (message: string) =>
-  new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="chat-service-visitor"' });
-
-function visitorOf(request: FastifyRequest): Visitor {
-  if (!request.visitor) throw new Error('visitorOf() used on a route without config.visitor');
-  return request.visitor;
-}
-
-const originOf = (request: FastifyRequest) => (typeof request.headers.origin === 'string' ? request.headers.origin : undefined);
 
 const CLIENT_ID = new RegExp(CLIENT_ID_PATTERN);
 
@@ -83,42 +67,13 @@ function clientIdOf(request: FastifyRequest, clientId: string | undefined): stri
 
 /**
  * The visitor API under /widget/v1 (docs/widget.md): what a browser on an allowed origin may do with a visitor
- * token, and nothing else. CORS headers go only to origins some account allows; a request from an origin its
- * account does not allow is 403. Nothing here sets a cookie.
+ * token, and nothing else. Its CORS headers and visitor tokens are its family's (src/visitors/family.ts, run by the
+ * request pipeline); a request from an origin its account does not allow is 403. Nothing here sets a cookie.
  */
 export const visitorRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: EventHub }> = async (app, { deps, events }) => {
-  const origins = new AllowedOrigins(deps.db);
   const sessionsPerAddress = new WindowLimiter(deps.config.widgetSessionsPerHour, 3_600_000, 'new visitor sessions from this address');
   const messagesPerVisitor = new WindowLimiter(deps.config.widgetMessagesPerMinute, 60_000, 'messages from this visitor');
   const typingPerVisitor = new WindowLimiter(TYPING_SIGNALS, TYPING_WINDOW_MS, 'typing signals from this visitor');
-  const failures = app.tokenVerifier.failures;
-
-  app.addHook('onRequest', async (request, reply) => {
-    const origin = originOf(request);
-    if (origin === undefined) return;
-    reply.header('Vary', 'Origin');
-    if (await origins.allowed(origin)) {
-      reply.header('Access-Control-Allow-Origin', origin);
-      reply.header('Access-Control-Expose-Headers', 'Retry-After, X-Request-Id, Idempotent-Replayed');
-    }
-  });
-
-  // Visitor tokens: looked up on every request (no cache, so a revoked one stops at once); failures count
-  // against the client's address as an API token's do (src/auth/failures.ts).
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config.visitor) return;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const credential = match ? `visitor:${match[1]}` : 'visitor:none';
-    failures.check(request.ip, credential);
-    const visitor = match ? await visitors.findVisitor(deps, match[1]) : null;
-    if (!visitor) {
-      failures.failed(request.ip, credential);
-      throw unauthorized(match ? 'Unknown, expired or revoked visitor token' : 'Missing visitor token: send Authorization: Bearer <token>');
-    }
-    const origin = originOf(request);
-    if (origin !== undefined && !visitor.origins.includes(origin)) throw new ApiError(403, 'forbidden', `Origin ${origin} is not allowed`);
-    request.visitor = visitor;
-  });
 
   app.options('/*', { schema: { hide: true } }, async (request, reply) => {
     if (!reply.hasHeader('Access-Control-Allow-Origin')) {
@@ -226,7 +181,7 @@ export const visitorRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: Even
     },
   );
 
-  // An upload reads its body itself (src/uploads/routes.ts), in a plugin of its own: the rest of the API here parses JSON.
+  // An upload's body is read by its own parsers (src/uploads/routes.ts), in a plugin of its own: the rest of the API here parses JSON.
   await app.register(visitorUploadRoutes, { deps, admit: (visitor) => messagesPerVisitor.take(visitor.contactId) });
 
   app.get(
@@ -320,36 +275,33 @@ export const visitorRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: Even
 
 /**
  * POST /widget/v1/uploads: a visitor's file, stored by the uploads service under POST /v2/uploads' rules (size,
- * type as sent, the account's quotas), refused at once when no attachment could carry it. `admit` takes the
- * visitor's write limit before a byte is read.
+ * type as sent, the account's quotas), refused at once when no attachment could carry it. Its file is read by the
+ * pipeline, as POST /v2/uploads' is; `admit` takes the visitor's write limit before a byte of it is read.
  */
 const visitorUploadRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; admit: (visitor: Visitor) => void }> = async (app, { deps, admit }) => {
-  const readUpload = await acceptUploads(app, deps);
-  app.post(
-    '/uploads',
-    route({
-      operationId: 'createVisitorUpload',
-      summary: 'Upload a file',
-      description:
-        'As POST /v2/uploads: the file as the raw body with its Content-Type and `?file_name=`, or as multipart/form-data in a ' +
-        "part named `file`; at most 20 MiB, within the account's upload quotas (413 or 429 `upload_quota_exceeded`). A name " +
-        'whose extension no attachment may carry (docs/api.md, Extension allowlists) is 422 `invalid_attachment_data`, before the ' +
-        'file is read. The token attaches it to a message of the visitor (`attachments`) for 24 hours. Counts as a message ' +
-        'against the per-visitor limit (429).',
-      tags,
-      visitor: true,
-      querystring: UploadQuery,
-      documentedBody: UploadBodies,
-      response: UploadResult,
-      errors: [400, 413],
-    }),
-    async (request) => {
-      const visitor = visitorOf(request);
-      admit(visitor);
-      const staged = await readUpload(request, request.query.file_name, (start, bytes) =>
-        visitors.stageVisitorUpload(deps, visitor, start, bytes),
-      );
-      return completeUpload(deps, staged);
-    },
+  const uploadBody = await acceptUploads(app, deps);
+  const uploadRoute = route({
+    operationId: 'createVisitorUpload',
+    summary: 'Upload a file',
+    description:
+      'As POST /v2/uploads: the file as the raw body with its Content-Type and `?file_name=`, or as multipart/form-data in a ' +
+      "part named `file`; at most 20 MiB, within the account's upload quotas (413 or 429 `upload_quota_exceeded`). A name " +
+      'whose extension no attachment may carry (docs/api.md, Extension allowlists) is 422 `invalid_attachment_data`, before the ' +
+      'file is read. The token attaches it to a message of the visitor (`attachments`) for 24 hours. Counts as a message ' +
+      'against the per-visitor limit (429).',
+    tags,
+    visitor: true,
+    querystring: UploadQuery,
+    documentedBody: UploadBodies,
+    response: UploadResult,
+    errors: [400, 413],
+  });
+  const stageFor = (request: FastifyRequest) => {
+    const visitor = visitorOf(request);
+    admit(visitor);
+    return (start: UploadStart, bytes: AsyncIterable<Buffer>) => visitors.stageVisitorUpload(deps, visitor, start, bytes);
+  };
+  app.post('/uploads', { ...uploadRoute, config: { ...uploadRoute.config, readsBody: uploadBody(stageFor) } }, async (request) =>
+    completeUpload(deps, bodyOf<StagedUpload>(request)),
   );
 };

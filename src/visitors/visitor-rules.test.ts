@@ -229,6 +229,29 @@ describe('limits', () => {
   });
 });
 
+describe('uploads and the per-visitor limit', () => {
+  it('counts an upload from the moment its file is read, even one whose query string is then refused', async () => {
+    const s = await site();
+    const token = (await session(s)).body.token;
+    const upload = (query: string) =>
+      t.client(token).request({
+        method: 'POST',
+        url: `/widget/v1/uploads?file_name=a.pdf${query}`,
+        payload: '%PDF-1.4',
+        headers: { origin: s.origin, 'content-type': 'application/pdf' },
+      });
+    assert.equal((await upload('')).status, 200);
+    for (let i = 1; i < MESSAGES_PER_MINUTE; i++) {
+      const refused = await upload('&unknown=1');
+      assert.deepEqual([refused.status, refused.body.errors[0].path], [422, 'unknown']);
+    }
+    const limited = await upload('');
+    assert.deepEqual([limited.status, limited.body.code], [429, 'too_many_requests']);
+    const { rows } = await t.db.query('select id from uploads where account_id = $1', [s.account.accountId]);
+    assert.equal(rows.length, 1);
+  });
+});
+
 describe('typing signals', () => {
   it('are events for the agents, not messages, limited per visitor', async () => {
     const s = await site();

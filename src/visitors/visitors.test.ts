@@ -1,5 +1,6 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { widgetSite, type WidgetSite } from '../test/widget-sites.ts';
 import { startTestApp, type Reply, type TestApp } from '../test/harness.ts';
 import { conversationFactory } from '../test/conversations.ts';
@@ -448,6 +449,30 @@ describe('a visitor token can do nothing else', () => {
       [conv.id],
     );
     assert.deepEqual(typing.rows, [{ n: 0 }]);
+  });
+
+  it('gets its 401 at once when it carries a body, with CORS headers, and the connection closes instead of waiting for the body', async () => {
+    const s = await site();
+    const { port } = t.app.server.address() as net.AddressInfo;
+    for (const [url, auth] of [
+      ['/widget/v1/conversations', ''],
+      ['/widget/v1/uploads?file_name=a.pdf', `Authorization: Bearer ${s.account.token}\r\n`],
+    ]) {
+      const socket = net.connect(port, '127.0.0.1');
+      let answer = '';
+      socket.on('data', (data) => (answer += data));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      // Headers announcing a large body, then only its first bytes, as a client dripping it would.
+      socket.write(
+        `POST ${url} HTTP/1.1\r\nHost: test\r\nOrigin: ${s.origin}\r\n${auth}Content-Type: application/json\r\n` +
+          'Content-Length: 100000\r\n\r\n{"text":',
+      );
+      await closed;
+      assert.match(answer, /^HTTP\/1\.1 401 /, url);
+      assert.match(answer, /\r\nconnection: close\r\n/i, url);
+      assert.match(answer, new RegExp(`\r\naccess-control-allow-origin: ${s.origin}\r\n`, 'i'), url);
+      assert.match(answer, /"code":"unauthorized"/, url);
+    }
   });
 
   it('is refused from an origin its account does not allow', async () => {

@@ -1,5 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../http/errors.ts';
+import { ERROR_PAYLOAD } from '../http/error-handler.ts';
+import type { Family } from '../http/pipeline.ts';
 import { actingFor } from '../db/replica.ts';
 import type { Caller, TokenVerifier } from './tokens.ts';
 import type { Scope } from './scopes.ts';
@@ -17,11 +18,6 @@ declare module 'fastify' {
 
 /** What the failure limiter counts a missing or malformed Authorization header as (no credential ever "works"). */
 const NO_CREDENTIAL = 'no-credential';
-
-/** Whether a request announces a body (Content-Length above 0, or chunked). */
-function hasBody(headers: { 'content-length'?: string; 'transfer-encoding'?: string }): boolean {
-  return headers['transfer-encoding'] !== undefined || (headers['content-length'] !== undefined && headers['content-length'] !== '0');
-}
 
 const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="chat-service"' });
@@ -54,27 +50,28 @@ export async function authenticateBearer(
 }
 
 /**
- * Authenticates before the body is parsed or validated (docs/behaviour.md §1): a bad body
- * from an unauthenticated caller gets 401, not 422.
+ * The API under /v2 (src/http/pipeline.ts): a bearer token with one of the route's scopes, checked as the request
+ * arrives, before its body is read or validated (docs/behaviour.md §1: a bad body from an unauthenticated caller gets
+ * 401, not 422); the rate limit per verified token, however `Bearer` is spelt; Idempotency-Key on every
+ * authenticated POST; errors as error_payload.
  */
-export function installAuth(app: FastifyInstance, verifier: TokenVerifier) {
-  app.decorate('tokenVerifier', verifier);
-  app.addHook('onRequest', async (request, reply) => {
-    const scopes = request.routeOptions.config.scopes;
-    if (!scopes) return;
-    try {
+export function apiFamily(verifier: TokenVerifier): Family {
+  return {
+    name: 'api',
+    credential: 'headers',
+    async authenticate(request) {
+      const scopes = request.routeOptions.config.scopes;
+      if (!scopes) return;
       request.caller = await authenticateBearer(verifier, request.headers.authorization, request.ip, scopes);
       actingFor(request.caller.accountId);
-    } catch (error) {
-      // The body of a request refused here is never read: the connection closes after the answer instead of
-      // waiting, up to REQUEST_TIMEOUT_MS, for a body an unauthenticated client may drip (docs/operations.md#slow-clients).
-      if (error instanceof ApiError && hasBody(request.headers)) reply.header('Connection', 'close');
-      throw error;
-    }
-  });
+    },
+    limitKey: (request) => (request.caller ? `t:${request.caller.tokenId}` : `ip:${request.ip}`),
+    idempotencyKeys: true,
+    errors: ERROR_PAYLOAD,
+  };
 }
 
-/** The authenticated caller of a scoped route (the hook guarantees it is set). */
+/** The authenticated caller of a scoped route (the pipeline's authenticate step guarantees it is set). */
 export function callerOf(request: { caller?: Caller }): Caller {
   if (!request.caller) throw new Error('callerOf() used on a route without a scope');
   return request.caller;
