@@ -107,13 +107,15 @@ export const visitorRoutes: FastifyPluginAsyncTypebox<{ deps: Deps; events: Even
   // against the client's address as an API token's do (src/auth/failures.ts).
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config.visitor) return;
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-    const credential = match ? `visitor:${match[1]}` : 'visitor:none';
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+    const credential = token !== undefined ? `visitor:${token}` : 'visitor:none';
     failures.check(request.ip, credential);
-    const visitor = match ? await visitors.findVisitor(deps, match[1]) : null;
+    const visitor = token !== undefined ? await visitors.findVisitor(deps, token) : null;
     if (!visitor) {
       failures.failed(request.ip, credential);
-      throw unauthorized(match ? 'Unknown, expired or revoked visitor token' : 'Missing visitor token: send Authorization: Bearer <token>');
+      throw unauthorized(
+        token !== undefined ? 'Unknown, expired or revoked visitor token' : 'Missing visitor token: send Authorization: Bearer <token>',
+      );
     }
     const origin = originOf(request);
     if (origin !== undefined && !visitor.origins.includes(origin)) throw new ApiError(403, 'forbidden', `Origin ${origin} is not allowed`);
