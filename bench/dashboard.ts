@@ -57,11 +57,15 @@ async function timings(page: Page): Promise<Load> {
     };
   });
   if (load.state !== 'ready') throw new Error(`the dashboard ended in state ${load.state}: ${await page.textContent('#status')}`);
+  const [statistics] = load.statistics;
+  const [totals] = load.totals;
+  if (statistics === undefined || totals === undefined)
+    throw new Error('the dashboard loaded without asking /v2/statistics and /stats/totals');
   return {
     page: load.page,
     refresh: load.refresh,
-    statistics: load.statistics[0],
-    totals: load.totals[0],
+    statistics,
+    totals,
     statisticsRequests: load.statistics.length,
   };
 }

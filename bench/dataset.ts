@@ -10,6 +10,8 @@ import pg from 'pg';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../src/config.ts';
 import { openDb, type Db } from '../src/db/db.ts';
+import { firstRow } from '../src/db/rows.ts';
+import { itemAt } from '../src/arrays.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createAccount } from '../src/accounts/service.ts';
 import { generateDemoData } from '../src/demo/service.ts';
@@ -59,15 +61,16 @@ export async function ensureDataset(db: Db): Promise<{ accountId: string; endsAt
     'select account_id, created_at from accounts where name = $1 limit 1',
     [ACCOUNT_NAME],
   );
-  if (rows[0]) {
-    console.error(`${db.engine}: reusing the dataset of ${SIZE} conversations (account ${rows[0].account_id})`);
-    return { accountId: rows[0].account_id, endsAt: rows[0].created_at };
+  const [existing] = rows;
+  if (existing) {
+    console.error(`${db.engine}: reusing the dataset of ${SIZE} conversations (account ${existing.account_id})`);
+    return { accountId: existing.account_id, endsAt: existing.created_at };
   }
   const account = await createAccount({ db, now: () => new Date() }, { name: `${ACCOUNT_NAME} (loading)`, timezone: TIMEZONE });
   const { rows: created } = await db.query<{ created_at: Date }>('select created_at from accounts where account_id = $1', [
     account.account_id,
   ]);
-  const endsAt = created[0].created_at;
+  const endsAt = firstRow(created).created_at;
   const progress = new cliProgress.SingleBar(
     { stream: process.stderr, format: `${db.engine}: generating [{bar}] {value}/{total} conversations | {duration_formatted}` },
     cliProgress.Presets.shades_classic,
@@ -98,5 +101,5 @@ export async function ensureDataset(db: Db): Promise<{ accountId: string; endsAt
 /** The p-th percentile (nearest rank) of `samples`. */
 export function percentile(samples: number[], p: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+  return itemAt(sorted, Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1));
 }

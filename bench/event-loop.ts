@@ -9,6 +9,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { openDb } from '../src/db/db.ts';
+import { itemAt } from '../src/arrays.ts';
 
 const SMALL_QUERIES = Number(process.env.BENCH_SMALL_QUERIES ?? 2000);
 const HEAVY_ROWS = Number(process.env.BENCH_HEAVY_ROWS ?? 5_000_000);
@@ -38,7 +39,7 @@ async function workerPglite(): Promise<Engine> {
 }
 
 function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+  return itemAt(sorted, Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length)));
 }
 
 async function measure(engine: Engine) {

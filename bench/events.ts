@@ -21,6 +21,8 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
+import { itemAt } from '../src/arrays.ts';
+import { firstRow } from '../src/db/rows.ts';
 import { ADMIN_URL, DURATION_S, call, freshStorage, load, startService, type Engine, type Service } from './http/harness.ts';
 
 const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',') as Engine[];
@@ -100,7 +102,7 @@ async function transactionsPerSecond(databaseUrl: string, seconds: number): Prom
       // Statistics are flushed by the backends about once a second: take a fresh view.
       await client.query('select pg_stat_clear_snapshot()');
       const { rows } = await client.query<{ n: string }>('select xact_commit as n from pg_stat_database where datname = $1', [database]);
-      return Number(rows[0].n);
+      return Number(firstRow(rows).n);
     };
     const before = await commits();
     await sleep(seconds * 1000);
@@ -164,10 +166,10 @@ async function streams(service: Service, engine: Engine, databaseUrl: string, co
       });
       const deadline = performance.now() + 5000;
       while (arrivals.some((seen) => seen.length <= write) && performance.now() < deadline) await sleep(5);
-      for (const seen of arrivals) latencies.push(seen.length > write ? seen[write] - sent : 5000);
+      for (const seen of arrivals) latencies.push(seen.length > write ? itemAt(seen, write) - sent : 5000);
     }
     latencies.sort((x, y) => x - y);
-    const quantile = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+    const quantile = (q: number) => itemAt(latencies, Math.min(latencies.length - 1, Math.floor(q * latencies.length)));
     return { idleTransactionsPerSecond: idle, deliveryP50: quantile(0.5), deliveryP99: quantile(0.99) };
   } finally {
     for (const controller of controllers) controller.abort();
@@ -219,7 +221,7 @@ async function benchEngine(engine: Engine): Promise<Result> {
       });
       const laneLast = await waitForQuiet(receiver);
 
-      const open = await streams(service, engine, storage.location, conversationIds[0]);
+      const open = await streams(service, engine, storage.location, itemAt(conversationIds, 0));
       return {
         engine,
         writesPerSecond: writes.requestsPerSecond,

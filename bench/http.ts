@@ -20,6 +20,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { itemAt } from '../src/arrays.ts';
 import { benchContention } from './http/contention.ts';
 import { benchPooler } from './http/pooler.ts';
 import { benchSearchIndex } from './http/search-index.ts';
@@ -145,27 +146,27 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     const ratio = (a: Figures, b: Figures) => a.requestsPerSecond / b.requestsPerSecond;
     CONNECTIONS.forEach((connections, i) => {
       const many = connections > 1;
-      const get = { case: 'GET conversation', engine, connections, service: ours.get[i], baseline: bare.get[i] };
-      if (engine === 'postgres') rows.push({ ...get, target: '>= 70% of baseline', met: ratio(ours.get[i], bare.get[i]) >= 0.7 });
+      const get = { case: 'GET conversation', engine, connections, service: itemAt(ours.get, i), baseline: itemAt(bare.get, i) };
+      if (engine === 'postgres') rows.push({ ...get, target: '>= 70% of baseline', met: ratio(get.service, get.baseline) >= 0.7 });
       else {
         const p99Target = many ? ' and p99 <= 50 ms' : '';
         rows.push({
           ...get,
           target: `>= 50% of baseline${p99Target}`,
-          met: ratio(ours.get[i], bare.get[i]) >= 0.5 && (!many || ours.get[i].p99 <= 50),
+          met: ratio(get.service, get.baseline) >= 0.5 && (!many || get.service.p99 <= 50),
         });
       }
       for (const [name, kind] of [
         ['create, 3 imported messages', 'create'],
         ['POST message', 'message'],
       ] as const) {
-        const service = ours[kind][i];
-        const base = bare[kind][i];
+        const service = itemAt(ours[kind], i);
+        const base = itemAt(bare[kind], i);
         let target = 'reference';
         let met = true;
         if (engine === 'postgres' && many) {
           target = '>= 60% of baseline, >= 3x 1 conn';
-          met = ratio(service, base) >= 0.6 && ratio(service, ours[kind][0]) >= 3;
+          met = ratio(service, base) >= 0.6 && ratio(service, itemAt(ours[kind], 0)) >= 3;
         } else if (engine === 'pglite' && kind === 'create' && many) {
           target = '>= 400 req/s';
           met = service.requestsPerSecond >= 400;

@@ -16,6 +16,7 @@
  */
 import os from 'node:os';
 import pg from 'pg';
+import { itemAt } from '../src/arrays.ts';
 import { call, freshStorage, load, startProcess, startService, type RunningProcess } from './http/harness.ts';
 
 const CONNECTIONS = 32;
@@ -33,7 +34,7 @@ const stopAll = async () => {
 try {
   await db.connect();
   await db.query(`alter database ${new URL(storage.location).pathname.slice(1)} set search_path = public, pg_catalog`);
-  const ports = process.env.BENCH_PORTS ? [Number(process.env.BENCH_PORTS), Number(process.env.BENCH_PORTS) + 1] : [0, 0];
+  const ports: [number, number] = process.env.BENCH_PORTS ? [Number(process.env.BENCH_PORTS), Number(process.env.BENCH_PORTS) + 1] : [0, 0];
   // The first start migrates and creates the account; its token serves every later start.
   const first = await startService(storage, { PORT: String(ports[0]) });
   const token = first.token;
@@ -89,7 +90,8 @@ try {
   const pairs: { notify: number; none: number }[] = [];
   for (let pair = 1; pair <= PAIRS; pair++) {
     const order: Mode[] = pair % 2 ? ['notify', 'no notify'] : ['no notify', 'notify'];
-    const measured: Record<string, { total: number; failures: number }> = {};
+    // Filled below: `order` holds both modes.
+    const measured = {} as Record<Mode, { total: number; failures: number }>;
     for (const mode of order) measured[mode] = await window(mode)();
     pairs.push({ notify: measured['notify'].total, none: measured['no notify'].total });
     console.log(
@@ -98,7 +100,7 @@ try {
     );
   }
   const ratios = pairs.map((p) => p.notify / p.none).sort((a, b) => a - b);
-  const median = (ratios[Math.floor((ratios.length - 1) / 2)] + ratios[Math.ceil((ratios.length - 1) / 2)]) / 2;
+  const median = (itemAt(ratios, Math.floor((ratios.length - 1) / 2)) + itemAt(ratios, Math.ceil((ratios.length - 1) / 2))) / 2;
   const mean = (key: 'notify' | 'none') => pairs.reduce((sum, p) => sum + p[key], 0) / pairs.length;
   console.log(
     `bench:notify: ${CONNECTIONS} connections over 2 instances, POST message, ${PAIRS} pairs of ${WINDOW_S} s windows: ` +

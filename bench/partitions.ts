@@ -13,6 +13,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { openDb } from '../src/db/db.ts';
+import { firstRow } from '../src/db/rows.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { loadConfig } from '../src/config.ts';
 import { deleteOldEvents } from '../src/events/retention.ts';
@@ -48,9 +49,10 @@ async function main(): Promise<void> {
   try {
     await migrate(db);
     const q = async <R>(sql: string, params: unknown[] = []) => (await db.query<R>(sql, params)).rows;
+    const one = async <R>(sql: string, params: unknown[] = []) => firstRow(await q<R>(sql, params));
     console.log(
       `bench:partitions — ${fixed(EVENTS)} events of a month removed, ${fixed(EVENTS / 10)} of the next kept; PostgreSQL ${
-        (await q<{ v: string }>("select current_setting('server_version') as v"))[0].v
+        (await one<{ v: string }>("select current_setting('server_version') as v")).v
       }`,
     );
     console.log(
@@ -85,17 +87,17 @@ async function main(): Promise<void> {
     const size = async (table: string) =>
       Number(
         (
-          await q<{ n: number }>(
+          await one<{ n: number }>(
             `select coalesce(sum(pg_total_relation_size(c.oid)), 0)::int8 as n from pg_class c
              where c.oid = $1::regclass or c.oid in (select inhrelid from pg_inherits where inhparent = $1::regclass)`,
             [table],
           )
-        )[0].n,
+        ).n,
       );
-    const lsn = async () => (await q<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'))[0].lsn;
+    const lsn = async () => (await one<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn')).lsn;
     const wal = async (from: string) =>
-      Number((await q<{ n: number }>('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::int8 as n', [from]))[0].n);
-    const count = async (table: string) => Number((await q<{ n: number }>(`select count(*)::int8 as n from ${table}`))[0].n);
+      Number((await one<{ n: number }>('select pg_wal_lsn_diff(pg_current_wal_lsn(), $1)::int8 as n', [from])).n);
+    const count = async (table: string) => Number((await one<{ n: number }>(`select count(*)::int8 as n from ${table}`)).n);
 
     interface Result {
       way: string;

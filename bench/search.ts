@@ -9,6 +9,7 @@ import { buildApp } from '../src/app.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
+import { firstRow } from '../src/db/rows.ts';
 import { createToken } from '../src/tokens/service.ts';
 import { searchConversations, snippets, type SearchFilters } from '../src/search/repository.ts';
 import type { SearchBody } from '../src/search/schema.ts';
@@ -35,7 +36,8 @@ async function onePercentWord(db: Db, accountId: string): Promise<{ word: string
      where length(word) > 3 order by abs(ndoc - ${sample / 100}) limit 1`,
     [accountId],
   );
-  return { word: rows[0].word, share: rows[0].ndoc / sample };
+  const { word, ndoc } = firstRow(rows);
+  return { word, share: ndoc / sample };
 }
 
 interface Row {

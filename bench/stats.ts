@@ -14,6 +14,7 @@ import { buildApp } from '../src/app.ts';
 import { createMetrics } from '../src/metrics/metrics.ts';
 import { loadConfig } from '../src/config.ts';
 import type { Db } from '../src/db/db.ts';
+import { itemAt } from '../src/arrays.ts';
 import { createToken } from '../src/tokens/service.ts';
 import { SIZE, TIMEZONE, ensureDataset, openBenchDb, percentile } from './dataset.ts';
 import { BASELINES, benchCases, type BenchCase, type Totals } from './cases.ts';
@@ -42,9 +43,12 @@ function totalsOf(body: Record<string, { count: number; value: number }>): Total
 }
 
 function sameTotals(a: Totals, b: Totals): boolean {
-  return Object.keys(b).every(
-    (key) => a[key] && a[key].count === b[key].count && Math.abs(a[key].value - b[key].value) <= 1e-6 * Math.max(1, Math.abs(b[key].value)),
-  );
+  return Object.entries(b).every(([key, expected]) => {
+    const actual = a[key];
+    return (
+      actual && actual.count === expected.count && Math.abs(actual.value - expected.value) <= 1e-6 * Math.max(1, Math.abs(expected.value))
+    );
+  });
 }
 
 async function measure(engine: string, db: Db, app: FastifyInstance, token: string, bench: BenchCase): Promise<Measurement> {
@@ -125,8 +129,8 @@ function printTable(measurements: Measurement[]): void {
       m.check,
     ];
   });
-  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => line[i].length)));
-  const row = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
+  const widths = header.map((title, i) => Math.max(title.length, ...lines.map((line) => itemAt(line, i).length)));
+  const row = (cells: string[]) => `| ${cells.map((cell, i) => cell.padEnd(itemAt(widths, i))).join(' | ')} |`;
   console.log(
     `\nPOST /v2/statistics vs bare SQL: ${SIZE} conversations, ${RUNS} runs each (after ${WARMUP_RUNS} warm-up), timezone ${TIMEZONE}\n`,
   );

@@ -9,6 +9,7 @@
  * write's is counted apart, as one that should not have happened.
  */
 import http from 'node:http';
+import { itemAt } from '../src/arrays.ts';
 
 /** One stream to open: where, with which token (and Origin, as a page's widget sends it), and the group whose events it should get (an account, or a conversation). */
 export interface StreamSpec {
@@ -98,7 +99,7 @@ async function open(url: string, specs: StreamSpec[], concurrency: number): Prom
   let next = 0;
   let opened = 0;
   const worker = async () => {
-    while (next < specs.length) if (await openOne(url, specs[next++])) opened++;
+    while (next < specs.length) if (await openOne(url, itemAt(specs, next++))) opened++;
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   return { ms: performance.now() - started, opened, refused: specs.length - opened };

@@ -40,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { itemAt } from '../src/arrays.ts';
 import { call, freshStorage, type Engine } from './http/harness.ts';
 import type { ClientCommand, DeliveryFigures, StreamSpec } from './streams-client.ts';
 import type { BenchVisitor, ServerCommand } from './streams-server.ts';
@@ -119,7 +120,7 @@ interface Account {
 /** The running service: its URL, its accounts, and its process (which writes the narrow case's visitors). */
 interface Service {
   url: string;
-  accounts: Account[];
+  accounts: [Account, ...Account[]];
   server: ChildProcess;
 }
 
@@ -151,7 +152,7 @@ async function write(url: string, workload: Workload): Promise<{ answers: [strin
     await sleep(Math.max(0, started + (i * 1000) / RATE - performance.now()));
     const group = i % workload.targets.length;
     const key = `bench-${writes++}`;
-    const { token, conversationId } = workload.targets[group];
+    const { token, conversationId } = itemAt(workload.targets, group);
     pending.push(
       call(url, token, 'POST', `/v2/conversations/${conversationId}/messages`, { ...workload.author, text: key }).then(
         () => void answers.push([key, now(), group]),
@@ -174,7 +175,7 @@ async function wideCase({ url, accounts }: Service): Promise<(size: number) => W
   return (size) => ({
     streams: Array.from({ length: size }, (_, i) => ({
       path: '/v2/events',
-      token: accounts[i % accounts.length].token,
+      token: itemAt(accounts, i % accounts.length).token,
       group: i % accounts.length,
     })),
     targets,
@@ -230,7 +231,7 @@ interface SizeFigures {
 /** One size of a case; the GET probes use `probeToken` (an API token of any account). */
 async function benchSize(server: ChildProcess, client: ChildProcess, url: string, probeToken: string, workload: Workload) {
   const size = workload.streams.length;
-  const cpu = async () => [await ask<number>(client, 'cpu', 'cpu'), await ask<number>(server, 'cpu', 'cpu')];
+  const cpu = async () => [await ask<number>(client, 'cpu', 'cpu'), await ask<number>(server, 'cpu', 'cpu')] as const;
   const getIdle = await probeFor(url, probeToken, 5000);
   const base = await ask<Memory>(server, 'memory', 'memory');
   const [clientBefore, serviceBefore] = await cpu();
@@ -300,7 +301,7 @@ async function benchEngine(engine: Engine): Promise<SizeFigures[]> {
   const server = fork(path.join(HERE, 'streams-server.ts'), [], { env, execArgv: ['--import', 'tsx', '--expose-gc'] });
   const client = fork(path.join(HERE, 'streams-client.ts'), [], { execArgv: ['--import', 'tsx'] });
   try {
-    const [ready] = (await once(server, 'message')) as [{ ready: { url: string; accounts: Account[] } }];
+    const [ready] = (await once(server, 'message')) as [{ ready: Pick<Service, 'url' | 'accounts'> }];
     const { url, accounts } = ready.ready;
     const results: SizeFigures[] = [];
     for (const name of CASES) {

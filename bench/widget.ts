@@ -11,6 +11,7 @@
 import { loadavg } from 'node:os';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { startTestApp } from '../src/test/harness.ts';
+import { itemAt } from '../src/arrays.ts';
 import { launchBrowser, listen } from '../src/test/browser.ts';
 import { startHostPage } from '../src/test/widget-host.ts';
 
@@ -27,7 +28,11 @@ interface Sample {
   longTasks: number[];
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+  itemAt(
+    [...values].sort((a, b) => a - b),
+    Math.floor(values.length / 2),
+  );
 const max = (values: number[]) => Math.max(0, ...values);
 
 /** Main-thread time of the page so far, in ms (Chromium's cumulative TaskDuration and ScriptDuration). */

@@ -15,6 +15,7 @@
  */
 import assert from 'node:assert/strict';
 import { openDb } from '../src/db/db.ts';
+import { firstRow } from '../src/db/rows.ts';
 import { directoryClaims } from '../src/db/lock.ts';
 import { freshPostgresDatabase, startServe, tempDataDir, type ServeProcess, type Storage } from '../src/test/processes.ts';
 
@@ -151,7 +152,7 @@ async function countConversations(storage: Storage, accountId: string): Promise<
   const db = await openDb(storage.env.DATABASE_URL ? { databaseUrl: storage.env.DATABASE_URL } : { dataDir: storage.env.DATA_DIR });
   try {
     const { rows } = await db.query<{ n: number }>('select count(*)::int as n from conversations where account_id = $1', [accountId]);
-    return rows[0].n;
+    return firstRow(rows).n;
   } finally {
     await db.close();
   }
@@ -170,6 +171,7 @@ async function crashEngine(engine: 'pglite' | 'postgres', storage: Storage): Pro
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const [, accountId, token] = banner;
+  assert.ok(accountId !== undefined && token !== undefined);
   let api = new Api(server.url, token);
   const contact = await api.call('POST', '/v2/contacts', { name: 'Crash test' });
   assert.equal(contact.status, 200);

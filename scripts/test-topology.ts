@@ -29,6 +29,8 @@ import path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { composeTopology, ROOT } from './compose-topology.mjs';
+import { itemAt } from '../src/arrays.ts';
+import { firstRow } from '../src/db/rows.ts';
 import { freePort, startPgBouncer, type PgBouncer } from '../src/test/pgbouncer.ts';
 import { startReplicaPair, type ReplicaPair } from '../src/test/replica.ts';
 import { startNginx, type Nginx } from '../src/test/nginx.ts';
@@ -54,21 +56,20 @@ async function stopAll(): Promise<void> {
   for (const stop of stops.splice(0).reverse()) await stop().catch((error) => console.error(`topology: stopping: ${error}`));
 }
 
-async function ports(): Promise<{ db: number[]; http: number[] }> {
+async function ports(): Promise<{ db: [number, number, number]; http: [number, number, number, number] }> {
   const given = process.env.TOPOLOGY_PORTS?.split(',').map(Number);
-  if (given?.length === 2 && given.every(Number.isInteger)) {
-    const from = (base: number, n: number) => Array.from({ length: n }, (_, i) => base + i);
-    return { db: from(given[0], 3), http: from(given[1], 4) };
+  const [db, http, ...more] = given ?? [];
+  if (db !== undefined && http !== undefined && more.length === 0 && Number.isInteger(db) && Number.isInteger(http)) {
+    return { db: [db, db + 1, db + 2], http: [http, http + 1, http + 2, http + 3] };
   }
-  const free = async (n: number) => {
-    const out: number[] = [];
-    while (out.length < n) {
-      const port = await freePort();
-      if (!out.includes(port)) out.push(port);
-    }
-    return out;
+  const taken = new Set<number>();
+  const free = async () => {
+    let port = await freePort();
+    while (taken.has(port)) port = await freePort();
+    taken.add(port);
+    return port;
   };
-  return { db: await free(3), http: await free(4) };
+  return { db: [await free(), await free(), await free()], http: [await free(), await free(), await free(), await free()] };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -430,15 +431,14 @@ const target = (name: string, value: string | number, ok: boolean) => {
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+  return sorted.length === 0 ? NaN : itemAt(sorted, Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100)));
 };
 
 async function main(): Promise<void> {
   const started = Date.now();
   const { db: dbPorts, http: httpPorts } = await ports();
   const [primaryPort, replicaPort, bouncerPort] = dbPorts;
-  const [nginxPort, ...rest] = httpPorts;
-  const receiverPort = rest[2];
+  const [nginxPort, firstPort, secondPort, receiverPort] = httpPorts;
   const compose = composeTopology();
   if (!compose.nginxConfig) throw new Error('compose.yaml mounts no nginx configuration as conf.d/default.conf');
   if (compose.instances.length !== 2) throw new Error(`compose.yaml runs ${compose.instances.length} instances, this test two`);
@@ -466,7 +466,7 @@ async function main(): Promise<void> {
     env[name] = value;
   }
   Object.assign(env, TEST_ONLY_SETTINGS);
-  const instances = compose.instances.map((name, i) => new Instance(name, rest[i], env));
+  const instances = compose.instances.map((name, i) => new Instance(name, itemAt([firstPort, secondPort], i), env));
   for (const instance of instances) {
     stops.push(async () => void (await instance.stop('SIGKILL')));
     await instance.start();
@@ -506,16 +506,18 @@ async function main(): Promise<void> {
 
   const direct = new pg.Pool({ connectionString: primaryUrl, max: 2 });
   stops.push(() => direct.end());
-  const accountId = (await direct.query<{ account_id: string }>('select account_id from accounts order by created_at limit 1')).rows[0]
-    .account_id;
+  const { account_id: accountId } = firstRow(
+    (await direct.query<{ account_id: string }>('select account_id from accounts order by created_at limit 1')).rows,
+  );
   const baseline = Number(
-    (await direct.query('select coalesce(max(id), 0) as id from events where account_id = $1', [accountId])).rows[0].id,
+    firstRow((await direct.query<{ id: number }>('select coalesce(max(id), 0) as id from events where account_id = $1', [accountId])).rows)
+      .id,
   );
 
   // SSE through nginx, not buffered: from each event's timestamp (before its commit) to its arrival, through nginx
   // and, as the baseline of the same run, on a stream straight from an instance.
   phase = 'first-event';
-  const straight = new EventStream(instances[0].url, token);
+  const straight = new EventStream(itemAt(instances, 0).url, token);
   stops.push(() => straight.stop());
   await straight.connected;
   const firstEvent: { nginx: number; direct: number }[] = [];
@@ -582,7 +584,9 @@ async function main(): Promise<void> {
   await databases.stopReplica();
   const lagSamples: number[] = [];
   const sampleLag = async () => {
-    const value = await instances[0].metric('chat_db_replica_lag_seconds').catch(() => undefined);
+    const value = await itemAt(instances, 0)
+      .metric('chat_db_replica_lag_seconds')
+      .catch(() => undefined);
     if (value !== undefined) lagSamples.push(value);
   };
   for (let t = 0; t < REPLICA_DOWN_MS; t += 2000) {
@@ -598,7 +602,7 @@ async function main(): Promise<void> {
 
   const afterOutage = await reads();
   phase = 'sigkill';
-  const victim = instances[1];
+  const victim = itemAt(instances, 1);
   await sleep(1000);
   const killedAt = counts.failed;
   await victim.stop('SIGKILL');

@@ -22,12 +22,14 @@ import { startPgBouncer } from '../src/test/pgbouncer.ts';
 import { suiteTestFiles } from './test-files.mjs';
 import { startReplicaPair } from '../src/test/replica.ts';
 import type { ReplicaState } from '../src/db/replica.ts';
+import { firstRow } from '../src/db/rows.ts';
+import { itemAt } from '../src/arrays.ts';
 
 async function serverSetting(url: string, name: string): Promise<string> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<{ value: string }>('select current_setting($1) as value', [name])).rows[0].value;
+    return firstRow((await client.query<{ value: string }>('select current_setting($1) as value', [name])).rows).value;
   } finally {
     await client.end();
   }
@@ -59,7 +61,7 @@ console.log(
   `with-pgbouncer: PostgreSQL primary on 127.0.0.1:${pair.primaryPort}, PgBouncer (transaction mode) on 127.0.0.1:${bouncer.port} in front of it, ` +
     `replica on 127.0.0.1:${pair.replicaPort} applying WAL ${applyDelayMs} ms late`,
 );
-const child = spawn(command[0], command.slice(1), {
+const child = spawn(itemAt(command, 0), command.slice(1), {
   stdio: 'inherit',
   env: {
     ...process.env,
@@ -92,7 +94,7 @@ console.log(
       .map(([reason, n]) => `${reason} ${n}`)
       .join(', ')})`,
 );
-if (given.length === 0 && !(reads.replica > 0)) {
+if (given.length === 0 && !((reads.replica ?? 0) > 0)) {
   console.error('with-pgbouncer: the replica served no read: TEST_DATABASE_READ_URL was not used');
   code ||= 1;
 }

@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startTestApp } from '../src/test/harness.ts';
 import { freePort } from '../src/test/pgbouncer.ts';
+import { itemAt } from '../src/arrays.ts';
 import { suiteTestFiles } from './test-files.mjs';
 
 const PRISM = '@stoplight/prism-cli@5.16.0';
@@ -93,7 +94,7 @@ while (!/Prism is listening/.test(prismLog)) {
 prismLog = '';
 console.log(`with-prism: ${PRISM} proxy on 127.0.0.1:${prismPort} in front of every test app`);
 
-const child = spawn(command[0], command.slice(1), {
+const child = spawn(itemAt(command, 0), command.slice(1), {
   stdio: 'inherit',
   env: { ...process.env, TEST_PRISM_URL: `http://127.0.0.1:${prismPort}` },
 });

@@ -105,7 +105,7 @@ describe('backup and restore', { timeout: 600_000 }, () => {
         assert.match(refused.stderr, /^chat-service: backup copies PGlite's DATA_DIR; with DATABASE_URL use pg_dump and pg_restore/);
 
         // pg_dump and pg_restore need a session of their own: the direct connection, never a transaction pooler.
-        const direct = (storage: Storage) => storage.env.DATABASE_DIRECT_URL ?? storage.env.DATABASE_URL;
+        const direct = (storage: Storage) => storage.env.DATABASE_DIRECT_URL ?? storage.env.DATABASE_URL!;
         const dump = spawnSync('pg_dump', ['--format=custom', `--file=${file}`, direct(source)], { encoding: 'utf8' });
         assert.equal(dump.status, 0, dump.stderr);
         const restore = spawnSync('pg_restore', ['--no-owner', `--dbname=${direct(target)}`, file], { encoding: 'utf8' });

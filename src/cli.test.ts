@@ -122,7 +122,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       ],
     ];
     const results = await Promise.all(refusedEarly.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
-    results.forEach((result, i) => assertFailed(result, refusedEarly[i][2]));
+    results.forEach((result, i) => assertFailed(result, refusedEarly[i]![2]));
     // Refused by a rule checked against the data.
     assertFailed(await runCli(['agent', 'add', ...account, '--email', 'ANN@example.com'], storage.env), /email is already used/);
     assertFailed(
@@ -173,7 +173,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       const db = await openStorage(fresh);
       try {
         const { rows } = await db.query<{ reltuples: number }>("select reltuples from pg_class where relname = 'messages'");
-        assert.ok(rows[0].reltuples > 0, `messages reltuples ${rows[0].reltuples}`);
+        assert.ok(rows[0]!.reltuples > 0, `messages reltuples ${rows[0]!.reltuples}`);
       } finally {
         await db.close();
       }
@@ -212,7 +212,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       ];
       const results = await Promise.all(cases.map(([args, env]) => runCli(args, { ...storage.env, ...env })));
       results.forEach((result, i) => {
-        assertFailed(result, cases[i][2]);
+        assertFailed(result, cases[i]![2]);
         assert.doesNotMatch(result.stderr, /\n\s+at |s3cret/);
       });
     } finally {
@@ -227,7 +227,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
         const res = await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
         return { status: res.status, body: await res.json() };
       };
-      const agents = await get('/v2/agents', ids.readToken);
+      const agents = await get('/v2/agents', ids.readToken!);
       assert.equal(agents.status, 200);
       assert.deepEqual(
         agents.body.agents.map((a: { id: string; group_ids: string[] }) => [a.id, a.group_ids]),
@@ -242,7 +242,7 @@ describe('chat-service CLI', { timeout: 600_000 }, () => {
       );
       const totals = async (apiKey: string) =>
         (await fetch(`${server.url}/stats/totals?apiKey=${apiKey}&from=2024-03-01&to=2024-03-02`)).status;
-      assert.deepEqual([await totals(created.api_key), await totals(ids.apiKey)], [401, 200]);
+      assert.deepEqual([await totals(created.api_key), await totals(ids.apiKey!)], [401, 200]);
       // Rejected commands above created nothing.
       assert.equal((await get('/v2/groups', created.token)).body.groups.length, 1);
       assert.equal((await get('/v2/bots', created.token)).body.bots.length, 1);

@@ -174,7 +174,7 @@ const PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 function proxyAddress(item: string): boolean {
   if (PROXY_RANGES.includes(item)) return true;
   const [address, prefix, ...rest] = item.split('/');
-  if (rest.length > 0) return false;
+  if (address === undefined || rest.length > 0) return false;
   const v4 = ipaddr.IPv4.isValidFourPartDecimal(address);
   if (!v4 && (address.includes('%') || !ipaddr.IPv6.isValid(address))) return false;
   if (prefix === undefined) return true;

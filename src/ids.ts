@@ -4,9 +4,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 
 /** `length` URL-safe random characters (64-letter alphabet, so no modulo bias). */
 export function randomString(length: number): string {
-  const bytes = randomBytes(length);
   let out = '';
-  for (let i = 0; i < length; i++) out += ALPHABET[bytes[i] & 63];
+  for (const byte of randomBytes(length)) out += ALPHABET.charAt(byte & 63);
   return out;
 }
 

@@ -34,7 +34,7 @@ describe('chat-service serve, as a real process', { timeout: 600_000 }, () => {
 
         const banner = /owner token:\s+(cs_[\w-]{40})/.exec(server.output().stdout);
         assert.ok(banner, 'the first start prints the owner token');
-        token = banner[1];
+        token = banner[1]!;
         assert.match(server.output().stdout, /legacy apiKey: ak_[\w-]{32}/);
         assert.match(server.output().stdout, new RegExp(`curl -H 'Authorization: Bearer ${token}' ${server.url}/v2/agents`));
 
@@ -81,7 +81,7 @@ function rawExchange(url: string, chunks: string[], gapMs: number): Promise<stri
     let timer: NodeJS.Timeout | undefined;
     const sendNext = (index: number) => {
       if (index >= chunks.length || socket.destroyed) return;
-      socket.write(chunks[index]);
+      socket.write(chunks[index]!);
       timer = setTimeout(() => sendNext(index + 1), gapMs);
     };
     socket.on('connect', () => sendNext(0));
@@ -97,6 +97,7 @@ function rawExchange(url: string, chunks: string[], gapMs: number): Promise<stri
 /** The status and the JSON body of a raw HTTP/1.1 response. */
 function parseResponse(raw: string): { status: number; body: unknown } {
   const [head, body] = raw.split('\r\n\r\n');
+  assert.ok(head && body);
   return { status: Number(head.split(' ')[1]), body: JSON.parse(body) };
 }
 
@@ -264,7 +265,7 @@ describe('slow clients and shutdown, as a real process', { timeout: 600_000 }, (
       assert.equal(await stalled, '', 'the stalled client got no answer: its connection closed with the process');
       if (engine === 'pglite') {
         // PGlite was closed before the exit (issue 18.15): the control file says shut down (1), not in production (6), and the lock is gone.
-        const dir = storage.env.DATA_DIR;
+        const dir = storage.env.DATA_DIR!;
         assert.equal(readFileSync(path.join(dir, 'global', 'pg_control')).readInt32LE(16), 1);
         assert.deepEqual(
           readdirSync(dir).filter((file) => file.startsWith('chat-service.lock')),

@@ -14,7 +14,7 @@ import { CONNECTIONS, seed, sideBySide, type Kind } from './side-by-side.ts';
 
 export async function benchPooler(): Promise<{ rows: Row[]; note: string }> {
   const storage = await harness.freshStorage('postgres');
-  const direct = storage.env.DATABASE_URL;
+  const direct = storage.location;
   const port = Number(process.env.BENCH_PGBOUNCER_PORT) || undefined;
   // As many server connections as the service's pool (10): the cost measured is the hop and the re-parsing, not scarcity.
   const bouncer = await startPgBouncer({ upstream: direct, poolSize: 10, port });

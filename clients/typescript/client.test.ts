@@ -54,8 +54,9 @@ describe('the TypeScript client', () => {
     const stats = await chat.POST('/v2/statistics', {
       body: { opened: { name: 'new_conversation', range: { from: `${day}T00:00:00`, to: `${day}T23:59:59` } } },
     });
-    assert.ok(stats.data, JSON.stringify(stats.error));
-    assert.deepEqual({ value: stats.data.opened.value, count: stats.data.opened.count }, { value: 1, count: 1 });
+    const opened = stats.data?.opened;
+    assert.ok(opened, JSON.stringify(stats.error));
+    assert.deepEqual({ value: opened.value, count: opened.count }, { value: 1, count: 1 });
   });
 
   it('answers errors as error_payload, typed', async () => {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 
 /** An agent's row, with its presence judged and its groups gathered. */
 export type AgentRow = Pick<
@@ -58,7 +58,7 @@ export async function agentAvailable(db: Queryable, accountId: string, groupId: 
     presence.at,
     presence.ttlSeconds,
   ]);
-  return rows[0].available;
+  return firstRow(rows).available;
 }
 
 /** Returns whether the agent exists (and was updated). */

@@ -34,8 +34,8 @@ export async function authenticateBearer(
   ip: string,
   scopes: readonly Scope[],
 ): Promise<Caller> {
-  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-  if (!match) {
+  const token = header ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+  if (token === undefined) {
     // No lookup to pay for, but a failure all the same: a client sending none, again and again, is limited too.
     verifier.failures.check(ip, NO_CREDENTIAL);
     verifier.failures.failed(ip, NO_CREDENTIAL);
@@ -43,7 +43,7 @@ export async function authenticateBearer(
       header ? 'Malformed Authorization header: expected Bearer <token>' : 'Missing bearer token: send Authorization: Bearer <token>',
     );
   }
-  const caller = await verifier.verify(match[1], ip);
+  const caller = await verifier.verify(token, ip);
   if (!caller) throw unauthorized('Unknown or revoked token');
   if (!scopes.some((scope) => caller.scopes.has(scope))) throw new ApiError(403, 'forbidden', `Missing scope ${scopes.join(' or ')}`);
   return caller;

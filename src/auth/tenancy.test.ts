@@ -108,7 +108,7 @@ const byId = (op: Operation) => op.pathParams.length > 0;
 /** A's id or lookup key the operation takes. */
 function keyFor(op: Operation): string {
   if (!byId(op)) return lookups[op.name] ?? '';
-  const resource = op.path.split('/')[2];
+  const resource = op.path.split('/')[2]!;
   assert.ok(ids[resource], `${op.name}: no resource of A for /${resource}/{id}; add one to the tenancy test`);
   return ids[resource];
 }

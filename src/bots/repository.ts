@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 import { newId } from '../ids.ts';
 
 export interface NewBotRow {
@@ -27,7 +27,7 @@ export async function insertBot(db: Queryable, accountId: string, bot: NewBotRow
      returning id, name, created_at`,
     [accountId, newId('bo'), bot.name, bot.active, bot.event, JSON.stringify(bot.conditions), bot.text, bot.html, bot.createdAt],
   );
-  return rows[0];
+  return firstRow(rows);
 }
 
 export async function listBots(db: Queryable, accountId: string): Promise<BotRow[]> {

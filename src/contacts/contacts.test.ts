@@ -275,7 +275,7 @@ describe('GET /v2/contacts', () => {
       [token, `?q=${'x'.repeat(257)}`, 'q', 'maxLength'],
       [token, '?size=0', 'size', 'minimum'],
       [token, '?colour=red', 'colour', 'additionalProperties'],
-    ]) {
+    ] as const) {
       const res = await list(who, query);
       assert.equal(res.status, 422, query);
       assert.deepEqual(

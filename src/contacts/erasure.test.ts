@@ -23,11 +23,11 @@ async function upload(account: TestAccount, name: string): Promise<{ token: stri
     account.accountId,
     name,
   ]);
-  return { token: res.body.token, id: rows[0].id };
+  return { token: res.body.token, id: rows[0]!.id };
 }
 
 const count = async (sql: string, params: unknown[]) =>
-  (await t.db.query<{ n: number }>(`select count(*) as n from ${sql}`, params)).rows[0].n;
+  (await t.db.query<{ n: number }>(`select count(*) as n from ${sql}`, params)).rows[0]!.n;
 
 /** A contact with two conversations (messages, a path, a rating, an upload of its own and one shared with another contact). */
 async function person(account: TestAccount) {
@@ -200,7 +200,7 @@ describe('a conversation started while its contact is erased', () => {
               await t.db.query<{ n: number }>(
                 `select count(*) as n from pg_locks where relation = 'conversations'::regclass and not granted`,
               )
-            ).rows[0].n > 0,
+            ).rows[0]!.n > 0,
         );
         assert.equal((await api.delete(`/v2/contacts/${contact.id}`)).status, 200);
       });

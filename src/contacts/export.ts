@@ -33,8 +33,9 @@ export async function exportContact(
         yield `${first ? '' : ','}${JSON.stringify(toExportedConversation(item))}`;
         first = false;
       }
-      if (batch.length < batchSize) break;
-      after = batch[batch.length - 1].row.id;
+      const last = batch.at(-1);
+      if (!last || batch.length < batchSize) break;
+      after = last.row.id;
     }
     yield ']}';
   }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/db.ts';
 import { SqlParams } from '../db/params.ts';
 import { newId } from '../ids.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 
 export type ContactRow = Pick<Row<'contacts'>, 'id' | 'email' | 'identity_id' | 'name' | 'phone' | 'created_at' | 'updated_at'>;
 
@@ -153,7 +153,7 @@ export async function deleteErasedContact(db: Queryable, accountId: string, cont
     `select exists (select 1 from conversations where account_id = $1 and contact_id = $2) as remaining`,
     [accountId, contactId],
   );
-  if (rows[0].remaining) return false;
+  if (firstRow(rows).remaining) return false;
   await db.query('delete from contacts where account_id = $1 and id = $2', [accountId, contactId]);
   return true;
 }

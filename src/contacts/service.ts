@@ -70,16 +70,16 @@ export async function listContacts(deps: ContactDeps, accountId: string, query: 
   const binding = queryBinding(accountId, { q: q ?? null });
   let after: { createdAt: string; id: string } | null = null;
   if (query.after !== undefined) {
-    const [createdAt, id] = decodeCursor(query.after, binding, ['string', 'string'], 'after', 'query') as string[];
+    const [createdAt, id] = decodeCursor(query.after, binding, ['string', 'string'], 'after', 'query');
     if (Number.isNaN(new Date(createdAt).getTime()))
       throw invalidArgument('after', 'cursor', 'must be the `after` of a previous page', 'query');
     after = { createdAt, id };
   }
   const rows = await repo.listContacts(deps.db, accountId, q, after, query.size + 1);
   const page = rows.slice(0, query.size);
-  const last = page[page.length - 1];
+  const last = rows.length > query.size ? page.at(-1) : undefined;
   return {
     items: page.map(toContact),
-    after: rows.length > query.size ? encodeCursor(binding, [last.position, last.id]) : null,
+    after: last ? encodeCursor(binding, [last.position, last.id]) : null,
   };
 }

@@ -223,6 +223,7 @@ describe('upload attachments', () => {
     const account = await t.account();
     const token = await upload(account, 'scan.pdf', '%PDF fake', 'application/pdf');
     const [stored] = await accepted(account, [{ type: 'upload', token }]);
+    assert.ok(stored);
     assert.deepEqual(
       { ...stored, url: undefined },
       { type: 'upload', url: undefined, file_name: 'scan.pdf', file_type: 'application/pdf', size: 9 },
@@ -365,7 +366,7 @@ describe('template attachments', () => {
       ],
     );
     assert.equal(
-      (await accepted(account, [{ type: 'template', layout: 'carousel', items: Array.from({ length: 10 }, () => item()) }]))[0].items
+      (await accepted(account, [{ type: 'template', layout: 'carousel', items: Array.from({ length: 10 }, () => item()) }]))[0]!.items
         .length,
       10,
     );
@@ -408,7 +409,7 @@ describe('template attachments', () => {
       ],
     );
     const limits = item({ title: 'x'.repeat(100), description: 'x'.repeat(1024), price: 'x'.repeat(32) });
-    assert.equal((await accepted(account, [{ type: 'template', layout: 'carousel', items: [limits] }]))[0].items[0].price.length, 32);
+    assert.equal((await accepted(account, [{ type: 'template', layout: 'carousel', items: [limits] }]))[0]!.items[0].price.length, 32);
   });
 });
 
@@ -465,7 +466,7 @@ describe('URLs in a carousel', () => {
   it('accept http and https in any case', async () => {
     const account = await t.account();
     const items = [card('HTTP://cdn.example/a.png', 'Https://shop.example/a'), card(undefined, 'http://shop.example/b')];
-    assert.deepEqual((await accepted(account, [carousel(...items)]))[0].items, items);
+    assert.deepEqual((await accepted(account, [carousel(...items)]))[0]!.items, items);
   });
 });
 

@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { itemAt } from '../arrays.ts';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
 import { Nullable, PATTERN_MESSAGE, StringEnum } from '../http/schemas.ts';
@@ -158,7 +159,7 @@ function problem(path: string, code: string, message: string): ErrorItem {
 function failure(code: 'invalid_arguments' | 'invalid_attachment_data', errors: ErrorItem[]): ApiError {
   const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
   const lead = code === 'invalid_arguments' ? 'Invalid arguments' : 'Invalid attachment data';
-  return new ApiError(422, code, `${lead}: ${errors[0].message}${more}`, errors);
+  return new ApiError(422, code, `${lead}: ${itemAt(errors, 0).message}${more}`, errors);
 }
 
 /** Problems with the shape of one attachment that its schema cannot express. */

@@ -20,7 +20,7 @@ function assertInert(input: string, html: string): void {
     if (tag === '<br />' || tag === '</a>') continue;
     const link = LINK_OPEN.exec(tag);
     assert.ok(link, `unexpected tag ${tag}: ${context}`);
-    const href = link[1]
+    const href = link[1]!
       .replace(/&quot;/g, '"')
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')
@@ -393,7 +393,7 @@ describe('HTML length bound', () => {
     const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from conversations where account_id = $1', [
       account.accountId,
     ]);
-    assert.equal(rows[0].n, 1);
+    assert.equal(rows[0]!.n, 1);
   });
 
   it('takes the worst case at the bound: unclosed tags up to MAX_HTML_LENGTH characters', async () => {

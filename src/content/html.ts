@@ -180,7 +180,7 @@ class Sanitiser implements TokenizerCallbacks {
 
   #open(name: string, href: string | undefined): void {
     const closes = IMPLIED_CLOSES.get(name);
-    while (closes && this.#stack.length > 0 && closes.has(this.#stack[this.#stack.length - 1].name)) this.#pop();
+    for (let innermost = this.#stack.at(-1); closes && innermost && closes.has(innermost.name); innermost = this.#stack.at(-1)) this.#pop();
     if (name === 'br') return this.#addBreak();
     if (VOID_TAGS.has(name)) return;
     const link = this.#skipFrom === -1 && name === 'a' && (href = safeHref(href)) !== undefined;

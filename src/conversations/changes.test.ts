@@ -59,6 +59,7 @@ describe('PATCH /v2/conversations/{id}', () => {
     assert.equal(res.body.ext_id, 'b');
     assert.deepEqual((await api.get(`/v2/conversations/${conv.id}`)).body, res.body);
     const [event] = await eventsOf(account.accountId, 'conversation.updated');
+    assert.ok(event);
     assert.deepEqual(event.conversation, res.body);
     assert.equal(event._conversation_id, conv.id);
     // Messages stored afterwards carry the new group.
@@ -173,7 +174,7 @@ describe('assign and unassign', () => {
     rows.forEach((row, i) => {
       // Only an unassigned agent can be assigned (a no-op stores nothing), only an assigned one unassigned.
       assert.equal(row.kind, i % 2 === 0 ? 'agent_assigned' : 'agent_unassigned', `event ${i}`);
-      if (i > 0) assert.ok(row.created_at.getTime() >= rows[i - 1].created_at.getTime(), `event ${i} is earlier than event ${i - 1}`);
+      if (i > 0) assert.ok(row.created_at.getTime() >= rows[i - 1]!.created_at.getTime(), `event ${i} is earlier than event ${i - 1}`);
     });
     // Every unassign that found nobody to unassign was refused.
     const unassigned = rows.filter((row) => row.kind === 'agent_unassigned').length;

@@ -21,7 +21,7 @@ async function setup() {
 
 async function countRows(accountId: string, table: 'conversations' | 'messages' | 'events' | 'paths'): Promise<number> {
   const { rows } = await t.db.query<{ n: number }>(`select count(*) as n from ${table} where account_id = $1`, [accountId]);
-  return rows[0].n;
+  return rows[0]!.n;
 }
 
 async function events(accountId: string): Promise<{ type: string; conversation_id: string | null; data: Json }[]> {

@@ -38,7 +38,7 @@ function referenceFlags(history: FlaggedMessage[]): MessageFlags[] {
     };
     if (!isAgent(message)) return result.push(none);
     let previousAgent = -1;
-    for (let j = 0; j < i; j++) if (isAgent(history[j])) previousAgent = j;
+    for (let j = 0; j < i; j++) if (isAgent(history[j]!)) previousAgent = j;
     const unanswered = history.slice(previousAgent + 1, i).filter(isContact);
     if (unanswered.length === 0) return result.push(none);
     result.push({
@@ -117,7 +117,7 @@ describe('message flags', () => {
           const conv = await f.conversation();
           const history = toHistory(steps, start);
           for (const [i, step] of steps.entries()) {
-            t.clock.set(history[i].created_at);
+            t.clock.set(history[i]!.created_at);
             if (step.kind === 'contact') {
               if (step.available) await f.makeAvailable(watcher.id);
               else await f.makeUnavailable(watcher.id);
@@ -130,7 +130,7 @@ describe('message flags', () => {
           const stored = await f.get(conv.id);
           assert.deepEqual(stored.messages.map(flagsOf), referenceFlags(history));
           const contacts = history.filter((m) => m.type === 'message' && m.sub_type === 'contact');
-          assert.equal(stored.is_offline, contacts.length > 0 && contacts[0].offline);
+          assert.equal(stored.is_offline, contacts.length > 0 && contacts[0]!.offline);
           const lastAgent = history.map((m) => m.type === 'message' && m.sub_type === 'agent').lastIndexOf(true);
           assert.equal(stored.unread, history.slice(lastAgent + 1).filter((m) => m.type === 'message' && m.sub_type === 'contact').length);
         }),
@@ -148,10 +148,10 @@ describe('message flags', () => {
       fc.asyncProperty(fc.array(arbitraryStep, { minLength: 1, maxLength: 8 }), async (steps) => {
         const history = toHistory([{ kind: 'contact', gap: 0, available: true }, ...steps], Date.UTC(2025, 5, 1));
         const conv = await f.conversation({
-          messages: [{ sub_type: 'contact', content: { type: 'text', text: 'first' }, created_at: history[0].created_at.toISOString() }],
+          messages: [{ sub_type: 'contact', content: { type: 'text', text: 'first' }, created_at: history[0]!.created_at.toISOString() }],
         });
         for (const [i, step] of steps.entries()) {
-          const created_at = history[i + 1].created_at.toISOString();
+          const created_at = history[i + 1]!.created_at.toISOString();
           if (step.kind === 'agent' || step.kind === 'note') {
             await f.message(conv.id, {
               sub_type: 'agent',

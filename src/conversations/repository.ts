@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 import { SqlParams } from '../db/params.ts';
 import { defaultPartition } from '../db/partitions.ts';
 import { agentAvailableSql, missingAgentIdsSql, type PresenceAt } from '../agents/repository.ts';
@@ -181,7 +181,7 @@ export async function checkReferences(db: Queryable, accountId: string, check: R
     ext_id_taken?: boolean;
     agent_available?: boolean;
   }>(`select ${columns.join(', ')}`, p.values);
-  const row = rows[0];
+  const row = firstRow(rows);
   return {
     contactMissing: row.contact_missing ?? false,
     missingAgentIds: row.missing_agent_ids ?? [],
@@ -326,7 +326,8 @@ async function page<R extends { seq: number }>(
     [accountId, conversationId],
   );
   const items = rows.slice(0, size);
-  return { rows: items, after: rows.length > size ? String(items[items.length - 1].seq) : null, total: count[0].total };
+  const last = rows.length > size ? items.at(-1) : undefined;
+  return { rows: items, after: last ? String(last.seq) : null, total: firstRow(count).total };
 }
 
 export async function pageMessages(
@@ -389,7 +390,7 @@ export async function insertPath(
      returning ${PATH_COLUMNS}`,
     [accountId, conversationId, path.url, path.title, path.created_at],
   );
-  return rows[0];
+  return firstRow(rows);
 }
 
 export async function pagePaths(
@@ -470,8 +471,9 @@ export async function findConversationWithIncludes(
      from conversations c where c.account_id = $1 and c.id = $2 and ${contactExistsSql('$1', 'c.contact_id')}`,
     include.messages || include.paths ? [accountId, id, limit] : [accountId, id],
   );
-  if (rows.length === 0) return null;
-  const { recent_messages: messages, recent_paths: paths, statistics, ...row } = rows[0];
+  const [found] = rows;
+  if (!found) return null;
+  const { recent_messages: messages, recent_paths: paths, statistics, ...row } = found;
   return {
     row,
     ...(messages ? { messages: messages.map((message) => withDate<MessageRow>(message)) } : {}),

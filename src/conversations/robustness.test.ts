@@ -25,7 +25,7 @@ describe('concurrent writes', () => {
       const bodies: Json[] = [];
       for (let i = 0; i < 12; i++) {
         bodies.push(
-          i % 3 === 0 ? { sub_type: 'agent', agent_id: agents[i % 2].id, text: `a${i}` } : { sub_type: 'contact', text: `c${i}` },
+          i % 3 === 0 ? { sub_type: 'agent', agent_id: agents[i % 2]!.id, text: `a${i}` } : { sub_type: 'contact', text: `c${i}` },
         );
       }
       const responses = await Promise.all(bodies.map((body) => api.post(`/v2/conversations/${conv.id}/messages`, body)));
@@ -79,7 +79,7 @@ describe('concurrent writes', () => {
       );
     }
     const { rows } = await t.db.query<{ n: number }>('select count(*) as n from messages where account_id = $1', [account.accountId]);
-    assert.equal(rows[0].n, 1);
+    assert.equal(rows[0]!.n, 1);
   });
 
   it('parallel assigns of one agent record one assignment', async () => {
@@ -97,7 +97,7 @@ describe('concurrent writes', () => {
       "select count(*) as n from events where account_id = $1 and type = 'conversation.agent_assigned'",
       [account.accountId],
     );
-    assert.equal(rows[0].n, 1);
+    assert.equal(rows[0]!.n, 1);
   });
 });
 
@@ -127,7 +127,7 @@ describe('arbitrary input', () => {
         'select (select count(*) from conversations where account_id = $1) + (select count(*) from messages where account_id = $1) as n',
         [account.accountId],
       );
-      return rows[0].n;
+      return rows[0]!.n;
     };
     const createKeys = ['contact_id', 'assigned_ids', 'group_id', 'ext_id', 'variables', 'tags', 'text', 'html', 'messages', 'other'];
     const messageKeys = ['sub_type', 'agent_id', 'type', 'text', 'html', 'attachments', 'created_at', 'other'];

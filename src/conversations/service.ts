@@ -1,5 +1,7 @@
 import type { Deps } from '../deps.ts';
 import type { Queryable, Transaction } from '../db/db.ts';
+import { firstRow } from '../db/rows.ts';
+import { itemAt } from '../arrays.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { instantOutOfRange } from '../http/instants.ts';
 import { newId } from '../ids.ts';
@@ -366,12 +368,12 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         rating_text: null,
         rated_at: null,
         is_served: assignedIds.length > 0,
-        created_at: inputs.length > 0 ? (inputs[0].created_at ?? now) : now,
+        created_at: inputs[0]?.created_at ?? now,
       };
       let conv = created;
       const rows: NewMessageRow[] = [];
       inputs.forEach((input, i) => {
-        const next = withMessage(conv, input, attachments[i], judgedLive(input) && agentAvailable === false, now);
+        const next = withMessage(conv, input, itemAt(attachments, i), judgedLive(input) && agentAvailable === false, now);
         conv = next.conv;
         rows.push(next.row);
       });
@@ -444,7 +446,7 @@ export async function addMessage(
       !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
     const next = withMessage(conv, input, stored, offline, storedAt);
-    const message = toMessage((await saveConversation(tx, accountId, conv, next.conv, [next.row]))[0]);
+    const message = toMessage(firstRow(await saveConversation(tx, accountId, conv, next.conv, [next.row])));
     await recordEvents(tx, accountId, now, repliedEvents([message]));
     return message;
   });

@@ -70,7 +70,7 @@ describe('static files', () => {
   it('serves every file the page and its modules load, uPlot from the installed package, nothing from elsewhere', async () => {
     const html = (await t.client().get('/dashboard')).body as string;
     const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
-      .map((m) => m[1])
+      .map((m) => m[1]!)
       .filter((url) => !url.startsWith('#') && url !== 'data:,');
     assert.deepEqual(referenced.sort(), ['/dashboard/app.js', '/dashboard/dashboard.css', '/dashboard/uplot.css']);
     const types: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
@@ -176,7 +176,10 @@ interface Bucket {
   value: number;
   buckets: Bucket[] | null;
 }
-type Answer = Record<string, { count: number; value: number; buckets: Bucket[] }>;
+type Entry = { count: number; value: number; buckets: Bucket[] };
+/** The answer to statisticsRequest(view): replies only without a tag filter. */
+type Answer = Record<'everything' | 'started' | 'closed' | 'time_to_close' | 'ratings' | 'heatmap', Entry> &
+  ({ first_response: Entry; response: Entry } | { first_response?: undefined; response?: undefined });
 
 const cell = (n: number) => String(n);
 const median = (bucket: Bucket) => (bucket.count > 0 ? String(bucket.value) : '');
@@ -186,17 +189,17 @@ const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Satur
 function expectedTables(answer: Answer, totals: { agents: Record<string, number | string>[] }, view: View) {
   const rating = (bucket: Bucket, key: string) => cell(bucket.buckets?.find((b) => b.key === key)?.count ?? 0);
   const tables: Record<string, string[][] | null> = {
-    conversations: answer.started.buckets.map((b, i) => [b.key, cell(b.count), cell(answer.closed.buckets[i].count)]),
+    conversations: answer.started.buckets.map((b, i) => [b.key, cell(b.count), cell(answer.closed.buckets[i]!.count)]),
     'response-times': answer.first_response
       ? answer.first_response.buckets.map((b, i) => {
-          const reply = answer.response.buckets[i];
+          const reply = answer.response.buckets[i]!;
           return [b.key, median(b), cell(b.count), median(reply), cell(reply.count)];
         })
       : null,
     'time-to-close': answer.time_to_close.buckets.map((b) => [b.key, median(b), cell(b.count)]),
     ratings: answer.ratings.buckets.map((b) => [b.key, rating(b, '5'), rating(b, '3'), rating(b, '1'), cell(b.count)]),
     heatmap: answer.heatmap.buckets.map((day) => [
-      WEEKDAYS[Number(day.key) - 1],
+      WEEKDAYS[Number(day.key) - 1]!,
       ...(day.buckets as Bucket[]).map((hour) => cell(hour.count)),
     ]),
   };
@@ -387,8 +390,8 @@ describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
     // One refresh: one POST /v2/statistics holding every view's metric, one legacy totals call; the filter lists once.
     const calls = statisticsCalls(since);
     assert.equal(calls.length, 1);
-    assert.deepEqual(JSON.parse(calls[0].body as string), statisticsRequest(view));
-    assert.equal(new URL(calls[0].url).searchParams.get('timezone'), BROWSER_ZONE);
+    assert.deepEqual(JSON.parse(calls[0]!.body as string), statisticsRequest(view));
+    assert.equal(new URL(calls[0]!.url).searchParams.get('timezone'), BROWSER_ZONE);
     assert.equal(totalsCalls(since).length, 1);
     const paths = requests.slice(since).map((r) => new URL(r.url).pathname);
     assert.deepEqual(paths.filter((p) => p.startsWith('/v2/') || p.startsWith('/stats/')).sort(), [
@@ -508,7 +511,7 @@ describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
               const found = labels.length === 0 ? [`${name}: no label`] : [];
               labels.forEach((label, i) => {
                 if (label.left < box.left || label.right > box.right) found.push(`${name}: label ${i} leaves the chart`);
-                if (i > 0 && label.left < labels[i - 1].right) found.push(`${name}: labels ${i - 1} and ${i} overlap`);
+                if (i > 0 && label.left < labels[i - 1]!.right) found.push(`${name}: labels ${i - 1} and ${i} overlap`);
               });
               return found;
             }),
@@ -564,9 +567,9 @@ describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
     const i = Math.floor(intervals / 2);
     await page.mouse.move(box.x + ((i + 0.5) * box.width) / intervals, box.y + box.height / 2);
     assert.deepEqual(await legend('conversations'), [
-      `${answer.started.buckets[i].key}:`,
-      `Started ${count(answer.started.buckets[i].count)}`,
-      `Closed ${count(answer.closed.buckets[i].count)}`,
+      `${answer.started.buckets[i]!.key}:`,
+      `Started ${count(answer.started.buckets[i]!.count)}`,
+      `Closed ${count(answer.closed.buckets[i]!.count)}`,
     ]);
     await page.mouse.move(0, 0);
     assert.equal((await legend('conversations'))[0], 'Whole range:');
@@ -618,7 +621,7 @@ describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
   it('sorts the agents table by any column, from the keyboard', async () => {
     const header = (i: number) => `#panel-agents thead th:nth-child(${i + 1})`;
     assert.equal(await page.getAttribute(header(1), 'aria-sort'), 'descending');
-    const column = async (i: number) => (await readTable(page, '#panel-agents table.numbers')).map((row) => row[i]);
+    const column = async (i: number) => (await readTable(page, '#panel-agents table.numbers')).map((row) => row[i]!);
     const completed = (await column(1)).map(Number);
     assert.deepEqual(
       completed,
@@ -665,7 +668,7 @@ describe(`in Chromium (${engine})`, { skip: skipWithoutBrowser }, () => {
     );
     assert.deepEqual(unlabelled, []);
     const charts = await page.$$eval('.chart', (elements) =>
-      elements.map((e) => [e.getAttribute('role') ?? '', e.getAttribute('aria-label') ?? '']),
+      elements.map((e) => [e.getAttribute('role') ?? '', e.getAttribute('aria-label') ?? ''] as const),
     );
     assert.equal(charts.length, 4);
     for (const [role, label] of charts) {

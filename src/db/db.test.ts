@@ -47,7 +47,7 @@ it('answers requests while a long query runs (PGlite runs in a worker thread)', 
     events.push('health answered');
     const result = await longQuery;
     assert.equal(health.status, 200);
-    assert.equal(result.rows[0].n, rows);
+    assert.equal(result.rows[0]!.n, rows);
   }
   assert.deepEqual(events, ['health answered', 'query done']);
 });
@@ -55,16 +55,16 @@ it('answers requests while a long query runs (PGlite runs in a worker thread)', 
 it('reports SQL errors as node-postgres errors and keeps working', async () => {
   await assert.rejects(t.db.query('select * from no_such_table'), (error: Error & { code?: string }) => error.code === '42P01');
   const { rows } = await t.db.query<{ one: number }>('select 1 as one');
-  assert.equal(rows[0].one, 1);
+  assert.equal(rows[0]!.one, 1);
 });
 
 it('runs a transaction from its first statement to its commit as one transaction', async () => {
   // PGlite sends the begin with the first statement (src/db/pglite-thread.ts): both must still be one transaction.
   const xactId = (q: { query: typeof t.db.query }) =>
     q.query<{ id: string }>('select pg_current_xact_id()::text as id where $1::int = 1', [1]);
-  const ids = await t.db.transaction(async (tx) => [(await xactId(tx)).rows[0].id, (await xactId(tx)).rows[0].id]);
+  const ids = await t.db.transaction(async (tx) => [(await xactId(tx)).rows[0]!.id, (await xactId(tx)).rows[0]!.id]);
   assert.equal(ids[0], ids[1]);
-  const outside = [(await xactId(t.db)).rows[0].id, (await xactId(t.db)).rows[0].id];
+  const outside = [(await xactId(t.db)).rows[0]!.id, (await xactId(t.db)).rows[0]!.id];
   assert.notEqual(outside[0], outside[1]);
   assert.equal(await t.db.transaction(async () => 'no statements'), 'no statements');
 });
@@ -82,7 +82,7 @@ it('reports a failing first statement of a transaction, rolls back and keeps wor
     (error: Error & { code?: string }) => error.code === '42P01',
   );
   const { rows } = await t.db.transaction((tx) => tx.query<{ one: number }>('select $1::int as one', [1]));
-  assert.equal(rows[0].one, 1);
+  assert.equal(rows[0]!.one, 1);
 });
 
 it('runs a statement again with other parameters, and again after it failed (statements are prepared once per connection)', async () => {
@@ -91,9 +91,9 @@ it('runs a statement again with other parameters, and again after it failed (sta
     [2, 5],
     [5, 2],
   ])
-    assert.equal((await t.db.query<{ quotient: number }>(sql, [divisor])).rows[0].quotient, quotient);
+    assert.equal((await t.db.query<{ quotient: number }>(sql, [divisor])).rows[0]!.quotient, quotient);
   await assert.rejects(t.db.query(sql, [0]), (error: Error & { code?: string }) => error.code === '22012');
-  assert.equal((await t.db.query<{ quotient: number }>(sql, [10])).rows[0].quotient, 1);
+  assert.equal((await t.db.query<{ quotient: number }>(sql, [10])).rows[0]!.quotient, 1);
   const broken = 'select no_such_column from accounts where account_id = $1';
   for (let i = 0; i < 2; i++) await assert.rejects(t.db.query(broken, ['x']), (error: Error & { code?: string }) => error.code === '42703');
 });
@@ -107,7 +107,7 @@ it('rolls a failed transaction back', async () => {
     }),
   );
   const { rows } = await t.db.query<{ name: string }>('select name from accounts where account_id = $1', [account.accountId]);
-  assert.notEqual(rows[0].name, 'changed');
+  assert.notEqual(rows[0]!.name, 'changed');
 });
 
 /**

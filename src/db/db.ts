@@ -6,6 +6,7 @@ import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
 import { PGliteThread } from './pglite-thread.ts';
 import type { Config } from '../config.ts';
 import { routedReads, WritePositions, type ReplicaOptions, type ReplicaState } from './replica.ts';
+import { firstRow } from './rows.ts';
 
 // Counts (int8) and numerics come back as JS numbers on both engines: every value
 // this service aggregates fits in a double, and callers should not see strings.
@@ -545,10 +546,10 @@ async function commit(client: pg.PoolClient, positions: WritePositions | undefin
     await client.query('commit');
     return;
   }
-  const results = (await client.query(
+  const [written, , position] = (await client.query(
     'select pg_current_xact_id_if_assigned() is not null as wrote; commit; select pg_current_wal_lsn()::text as lsn',
-  )) as unknown as pg.QueryResult[];
-  if (results[0].rows[0].wrote) positions.committed(results[2].rows[0].lsn);
+  )) as unknown as [pg.QueryResult<{ wrote: boolean }>, pg.QueryResult, pg.QueryResult<{ lsn: string }>];
+  if (firstRow(written.rows).wrote) positions.committed(firstRow(position.rows).lsn);
 }
 
 function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOptions, session: Session, routing?: ReadRouting): Db {

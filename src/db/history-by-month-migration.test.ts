@@ -53,7 +53,7 @@ it('moves every message, path, event and queued delivery into its month, and the
     versions.map((row) => row.version).sort(),
     migrationFiles().filter((name) => name !== MIGRATION),
   );
-  assert.equal((await t.db.query("select to_regclass('messages_default') as r")).rows[0].r, null, 'not partitioned yet');
+  assert.equal((await t.db.query("select to_regclass('messages_default') as r")).rows[0]!.r, null, 'not partitioned yet');
 
   const account = await t.account();
   const f = conversationFactory(t, account);
@@ -94,12 +94,12 @@ it('moves every message, path, event and queued delivery into its month, and the
     "select count(*)::int8 as n from pg_inherits where inhparent = 'messages'::regclass and inhrelid::regclass::text <> 'messages_default'",
   );
   const index = (at: Date) => at.getUTCFullYear() * 12 + at.getUTCMonth();
-  assert.equal(parts[0].n, index(now) - index(times[0]) + 1 + MONTHS_AHEAD);
+  assert.equal(parts[0]!.n, index(now) - index(times[0]!) + 1 + MONTHS_AHEAD);
 
   // The service goes on: a new message in the oldest conversation, read back with the old ones.
   t.clock.reset();
-  const reply = await f.contactSays(conversations[0], 'still there?');
-  const conversation = await f.get(conversations[0]);
+  const reply = await f.contactSays(conversations[0]!, 'still there?');
+  const conversation = await f.get(conversations[0]!);
   assert.deepEqual(conversation.messages.map((message: { id: string }) => message.id).slice(-1), [reply.id]);
   assert.equal(conversation.messages.length, 3);
   assert.equal(conversation.paths.length, 1);
@@ -110,7 +110,7 @@ it('moves every message, path, event and queued delivery into its month, and the
     account.accountId,
     reply.id,
   ]);
-  assert.ok(after[0].seq > maxima[0].seq);
+  assert.ok(after[0]!.seq > maxima[0]!.seq);
   // Events resume in order from the first, the new ones after the migrated ones.
   const events = await eventsAfter(t.db, account.accountId, { afterId: 0, throughId: Number.MAX_SAFE_INTEGER }, 1000);
   const ids = events.map((event) => event.id);
@@ -118,7 +118,7 @@ it('moves every message, path, event and queued delivery into its month, and the
     ids,
     [...ids].sort((a, b) => a - b),
   );
-  assert.ok(ids.length > before.events.length && ids.at(-1)! > maxima[0].id);
+  assert.ok(ids.length > before.events.length && ids.at(-1)! > maxima[0]!.id);
   // The webhook queue: due deliveries are claimed and retried again.
   t.clock.advance(2 * 3600);
   const pass = await deliverDueWebhooks(t.deps);

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from './db.ts';
+import { firstRow } from './rows.ts';
 
 /**
  * A table's own autovacuum setting, else the server's: the storage parameters a table may set
@@ -56,7 +57,7 @@ export async function maintenanceSettings(db: Db): Promise<MaintenanceSettings> 
                   where n.nspname = current_schema() and c.relkind = 'r'
                     and ${own('autovacuum_enabled')}::boolean = false order by c.relname) as disabled`,
   );
-  const settings = rows[0];
+  const settings = firstRow(rows);
   const offSettings = [settings.autovacuum ? [] : ['autovacuum'], settings.track_counts ? [] : ['track_counts']].flat();
   return {
     allTables: offSettings.length > 0,

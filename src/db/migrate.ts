@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { openDb, type Db, type DbOptions, type Queryable } from './db.ts';
+import { firstRow } from './rows.ts';
 import { analyzeTablesWithRows } from './maintenance.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -80,7 +81,7 @@ export interface MigrationState {
 /** Every migration file and every applied version (a version without its file too), in order; changes nothing. */
 export async function migrationStatus(db: Db): Promise<MigrationState[]> {
   const { rows: table } = await db.query<{ exists: boolean }>("select to_regclass('schema_migrations') is not null as exists");
-  const { rows } = table[0].exists
+  const { rows } = firstRow(table).exists
     ? await db.query<{ version: string; applied_at: Date }>('select version, applied_at from schema_migrations')
     : { rows: [] };
   const applied = new Map(rows.map((row) => [row.version, row.applied_at]));

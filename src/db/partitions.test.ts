@@ -120,7 +120,7 @@ describe('event retention by month', () => {
     // A webhook that has not queued the events yet: they stay until it has.
     const { account, hook } = await eventsForWebhook('2034-05-10T10:00:00Z', 8022, 3);
     const count = async () =>
-      Number((await t.db.query<{ n: number }>('select count(*) as n from events where account_id = $1', [account.accountId])).rows[0].n);
+      Number((await t.db.query<{ n: number }>('select count(*) as n from events where account_id = $1', [account.accountId])).rows[0]!.n);
     assert.equal(await count(), 3);
     assert.deepEqual(await partitionsOf('events', 'account_id = $1', [account.accountId]), Array(3).fill('events_p203405'));
 

@@ -4,6 +4,7 @@
 // This module creates the months ahead of time and lists and drops them; which months may go is decided by each
 // table's owner (src/events/retention.ts, src/conversations/retention.ts).
 import type { Db, Queryable, Transaction } from './db.ts';
+import { firstRow } from './rows.ts';
 
 export const PARTITIONED_TABLES = ['messages', 'paths', 'events', 'webhook_deliveries'] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
@@ -39,7 +40,7 @@ export function monthStart(at: Date, offset = 0): Date {
 export function withPartitionLock<T>(db: Db, fn: (tx: Transaction) => Promise<T>): Promise<T | null> {
   return db.transaction(async (tx) => {
     const { rows } = await tx.query<{ locked: boolean }>('select pg_try_advisory_xact_lock($1) as locked', [PARTITION_LOCK_KEY]);
-    if (!rows[0].locked) return null;
+    if (!firstRow(rows).locked) return null;
     await tx.query(`set local lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
     return fn(tx);
   });
@@ -67,7 +68,7 @@ export async function createMonthPartitions(deps: { db: Db; now: () => Date }, f
       );
       for (const month of [...ahead, ...stray.map((row) => row.month)]) {
         const { rows } = await tx.query<{ created: boolean }>('select chat_month_partition($1, $2) as created', [table, month]);
-        if (rows[0].created) count++;
+        if (firstRow(rows).created) count++;
       }
     }
     return count;
@@ -114,7 +115,7 @@ export async function dropMonthsBefore(
       if (await keep(tx, partition)) return 0;
       const { rows: count } = await tx.query<{ n: number }>(`select count(*)::int8 as n from ${partition.name}`);
       await tx.query(`drop table ${partition.name}`);
-      return count[0].n;
+      return firstRow(count).n;
     });
     // Another instance holds the lock: it is doing the same.
     if (rows === null) return dropped;

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { once } from 'node:events';
 import { Parser } from 'pg-protocol/dist/parser.js';
 import type { BackendMessage } from 'pg-protocol/dist/messages.js';
+import { itemAt } from '../arrays.ts';
 
 type WorkerReply =
   | { type: 'ready' | 'closed' }
@@ -127,7 +128,8 @@ export class PGliteThread {
    */
   async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
     this.#held.push(bytes);
-    if (HELD_MESSAGE_TYPES.has(bytes[0])) return [];
+    const type = bytes[0];
+    if (type !== undefined && HELD_MESSAGE_TYPES.has(type)) return [];
     if (isBegin(bytes)) {
       this.#answeredBegins++;
       return parse(BEGIN_ANSWER);
@@ -143,7 +145,7 @@ export class PGliteThread {
     let skipped = 0;
     let ends = 0;
     while (ends < answered && skipped < messages.length) {
-      const message = messages[skipped++];
+      const message = itemAt(messages, skipped++);
       if (message.name === 'error') throw new Error(`PGlite could not begin a transaction: ${(message as { message?: string }).message}`);
       if (message.name === 'readyForQuery') ends++;
     }

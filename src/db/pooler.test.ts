@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { engine } from '../test/harness.ts';
-import { freshPostgresDatabase, runCli, startServe, type ServeProcess, type Storage } from '../test/processes.ts';
+import { freshPostgresDatabase, runCli, startServe, type ServeProcess, type PostgresStorage } from '../test/processes.ts';
 import { skipWithoutPgBouncer, startPgBouncer, type PgBouncer } from '../test/pgbouncer.ts';
 import { loadConfig } from '../config.ts';
 import { dbOptionsOf } from './db.ts';
@@ -62,7 +62,7 @@ describe('connection settings', () => {
 const skip = engine === 'pglite' ? 'PGlite: no pooler in front of an embedded database' : skipWithoutPgBouncer;
 
 describe('serve through PgBouncer in transaction mode', { skip, timeout: 300_000 }, () => {
-  let storage: Storage;
+  let storage: PostgresStorage;
   let bouncer: PgBouncer;
   let server: ServeProcess;
   let token: string;
@@ -87,7 +87,7 @@ describe('serve through PgBouncer in transaction mode', { skip, timeout: 300_000
       // Events reach the stream and the webhook worker by LISTEN/NOTIFY only, not by the safety poll.
       EVENT_SAFETY_POLL_MS: '600000',
     });
-    token = (/owner token:\s+(cs_[\w-]{40})/.exec(server.output().stdout) as RegExpExecArray)[1];
+    token = (/owner token:\s+(cs_[\w-]{40})/.exec(server.output().stdout) as RegExpExecArray)[1]!;
   });
 
   after(async () => {
@@ -153,7 +153,7 @@ describe('serve through PgBouncer in transaction mode', { skip, timeout: 300_000
     stream.destroy();
     assert.match(text, new RegExp(`"id":"${agent.body.id}"`));
     while (received.length === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.equal(received[0].event, 'agent.updated');
-    assert.match(received[0].body, new RegExp(`"id":"${agent.body.id}"`));
+    assert.equal(received[0]!.event, 'agent.updated');
+    assert.match(received[0]!.body, new RegExp(`"id":"${agent.body.id}"`));
   });
 });

@@ -62,7 +62,7 @@ describe('heavy reads on a replica applying WAL 1 s late', { skip }, () => {
   /** What the replica itself shows right now, bypassing the router. */
   const onReplica = async (sql: string, params: unknown[]) => {
     const { rows } = await t.db.query<{ name: string }>('select current_database() as name');
-    const client = new pg.Client({ connectionString: pair.replicaUrl(rows[0].name) });
+    const client = new pg.Client({ connectionString: pair.replicaUrl(rows[0]!.name) });
     await client.connect();
     try {
       return (await client.query(sql, params)).rows[0];

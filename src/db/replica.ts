@@ -17,6 +17,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './db.ts';
+import { firstRow } from './rows.ts';
 
 /** What the current request acts for: set once it is authenticated. */
 interface Scope {
@@ -75,11 +76,11 @@ export class WritePositions {
 
   /** The replica has replayed up to `replayed`: forget what it has; the lag in milliseconds that leaves. */
   replayed(replayed: bigint): number {
-    while (this.#pending.length > 0 && this.#pending[0].lsn <= replayed) this.#pending.shift();
+    while (this.#pending[0] && this.#pending[0].lsn <= replayed) this.#pending.shift();
     if (this.#byAccount.size > PRUNE_ABOVE) {
       for (const [accountId, lsn] of this.#byAccount) if (lsn <= replayed) this.#byAccount.delete(accountId);
     }
-    return this.#pending.length === 0 ? 0 : performance.now() - this.#pending[0].at;
+    return this.#pending[0] ? performance.now() - this.#pending[0].at : 0;
   }
 }
 
@@ -143,9 +144,10 @@ export function routedReads(primary: Db, replica: Db, positions: WritePositions,
     (checking ??= (async () => {
       try {
         const { rows } = await replica.query<{ lsn: string | null }>('select pg_last_wal_replay_lsn()::text as lsn');
-        if (rows[0].lsn === null)
+        const replayedText = firstRow(rows).lsn;
+        if (replayedText === null)
           throw Object.assign(new Error('DATABASE_READ_URL is not a replica (pg_last_wal_replay_lsn() is null)'), { code: 'XXREP' });
-        const lsn = parseLsn(rows[0].lsn);
+        const lsn = parseLsn(replayedText);
         if (lsn > replayed) replayed = lsn;
         state.lagMs = positions.replayed(replayed);
         checkedAt = performance.now();

@@ -35,9 +35,9 @@ it('declares the values of every text column a check constraint narrows (src/db/
   const catalog: Record<string, Record<string, string[]>> = {};
   for (const { table_name, definition } of rows) {
     // `CHECK ((role = ANY (ARRAY['agent'::text, 'admin'::text])))`: a text column's list; other checks narrow no text.
-    const list = /^CHECK \(\((\w+) = ANY \(ARRAY\[(.*)\]\)\)\)$/.exec(definition);
-    const values = list && [...list[2].matchAll(/'([^']*)'::text/g)].map((match) => match[1]);
-    if (list && values?.length) (catalog[table_name] ??= {})[list[1]] = values;
+    const [, column, list] = /^CHECK \(\((\w+) = ANY \(ARRAY\[(.*)\]\)\)\)$/.exec(definition) ?? [];
+    const values = list === undefined ? [] : [...list.matchAll(/'([^']*)'::text/g)].map((match) => match[1]!);
+    if (column !== undefined && values.length > 0) (catalog[table_name] ??= {})[column] = values;
   }
   assert.deepEqual(catalog, CHECKED_VALUES);
 });

@@ -268,3 +268,13 @@ type Checked<T extends TableName, C, Value> = T extends keyof typeof CHECKED_VAL
 export type Row<T extends TableName> = {
   -readonly [C in keyof (typeof TABLES)[T]]: Checked<T, C, ValueOf<(typeof TABLES)[T][C] & ColumnType>>;
 };
+
+/**
+ * The row of a query that always returns one (`insert ... returning`, an aggregate without `group by`). None is a
+ * broken invariant, not a client's mistake: a plain Error, which the error handler answers as a bare 500.
+ */
+export function firstRow<R>(rows: readonly R[]): R {
+  const [row] = rows;
+  if (row === undefined) throw new Error('The query returned no row');
+  return row;
+}

@@ -42,6 +42,7 @@ describe('demo-data', () => {
              (select count(*) from contacts where account_id = $1) as contacts,
              (select min(created_at) from conversations where account_id = $1) as first,
              (select max(created_at) from conversations where account_id = $1) as last`);
+    assert.ok(counts);
     assert.equal(counts.conversations, CONVERSATIONS);
     assert.equal(summary.conversations, CONVERSATIONS);
     assert.equal(counts.messages, summary.messages);
@@ -67,6 +68,7 @@ describe('demo-data', () => {
              count(*) filter (where extract(hour from created_at) between 9 and 16) / 8.0 as per_office_hour,
              count(*) filter (where extract(hour from created_at) < 6) / 6.0 as per_night_hour
       from conversations where account_id = $1`);
+    assert.ok(shape);
     assert.ok((shape.per_weekday as number) > 1.5 * (shape.per_weekend_day as number), JSON.stringify(shape));
     assert.ok((shape.per_office_hour as number) > 4 * (shape.per_night_hour as number), JSON.stringify(shape));
   });
@@ -81,6 +83,7 @@ describe('demo-data', () => {
           or min(m.created_at) filter (where m.is_reply) is distinct from min(m.created_at) filter (where m.is_first_reply)`);
     assert.deepEqual(violations, []);
     const [answered] = await rows(`select count(distinct conversation_id) as n from messages where account_id = $1 and is_first_reply`);
+    assert.ok(answered);
     assert.ok((answered.n as number) > CONVERSATIONS / 2);
   });
 
@@ -106,9 +109,11 @@ describe('demo-data', () => {
     const [others] = await rows(`
       select count(*) as n from messages where account_id = $1 and not (type = 'message' and sub_type = 'agent')
         and (is_reply or is_first_reply or is_offline_reply or response_time is not null)`);
+    assert.ok(others);
     assert.equal(others.n, 0);
     const [offline] = await rows(`select count(*) filter (where is_offline_reply) as replies, count(*) filter (where is_offline) as messages
                                   from messages where account_id = $1`);
+    assert.ok(offline);
     assert.ok((offline.replies as number) > 0 && (offline.messages as number) > 0, 'some offline messages and offline replies');
   });
 
@@ -220,6 +225,7 @@ describe('demo-data', () => {
              or (rating_value is not null and (not is_served or rated_at < created_at or rated_at > timestamptz '${NOW.toISOString()}')))`);
     assert.deepEqual(violations, []);
     const [rated] = await rows(`select count(*) as n from conversations where account_id = $1 and rating_value is not null`);
+    assert.ok(rated);
     assert.ok((rated.n as number) > 0);
   });
 
@@ -248,6 +254,7 @@ describe('demo-data', () => {
     const [sample] = await rows(`
       select c.id, count(m.*) as messages from conversations c join messages m on m.account_id = c.account_id and m.conversation_id = c.id
       where c.account_id = $1 and c.status = 'closed' and c.rating_value is not null group by c.id order by c.id limit 1`);
+    assert.ok(sample);
     const res = await t.client(account.token).get(`/v2/conversations/${sample.id}?messages=true&statistics=true`);
     assert.equal(res.status, 200);
     assert.equal(res.body.id, sample.id);
@@ -273,6 +280,7 @@ describe('demo-data', () => {
              (select percentile_cont(0.5) within group (order by response_time) from messages where account_id = $1 and is_reply) as median,
              (select count(*) from conversations where account_id = $1 and status = 'closed') as closed,
              (select count(*) from conversations where account_id = $1 and rated_at is not null) as ratings`);
+    assert.ok(expected);
     assert.equal(res.body.replies.count, expected.replies);
     assert.equal(res.body.replies.value, expected.median);
     assert.equal(res.body.closed.count, expected.closed);

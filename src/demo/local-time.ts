@@ -24,9 +24,9 @@ export class LocalCalendar {
 
   /** The local wall clock of `utcMs`, expressed as if it were UTC milliseconds. */
   wallClock(utcMs: number): number {
-    const parts: Record<string, number> = {};
-    for (const part of this.#format.formatToParts(new Date(utcMs))) parts[part.type] = Number(part.value);
-    return Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second) + (utcMs % 1000);
+    const parts = this.#format.formatToParts(new Date(utcMs));
+    const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+    return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second')) + (utcMs % 1000);
   }
 
   /** The local day number (days since 1970-01-01 on the local calendar) of `utcMs`. */

@@ -5,6 +5,7 @@
  * answered in the next office hours, assignments, notes, closes, ratings).
  * Everything comes from one seeded Random, so a seed gives the same history.
  */
+import { itemAt } from '../arrays.ts';
 import type { Random } from './random.ts';
 import { DAY_MS, isoWeekday, type LocalCalendar } from './local-time.ts';
 import type { Action } from './replay.ts';
@@ -55,14 +56,17 @@ export function conversationsPerDay(random: Random, firstDay: number, lastDay: n
   const days = lastDay - firstDay + 1;
   const weights = Array.from({ length: days }, (_, i) => {
     const trend = 0.75 + (0.5 * i) / Math.max(1, days - 1);
-    return WEEKDAY_WEIGHTS[isoWeekday(firstDay + i) - 1] * trend * (0.85 + 0.3 * random.next());
+    return itemAt(WEEKDAY_WEIGHTS, isoWeekday(firstDay + i) - 1) * trend * (0.85 + 0.3 * random.next());
   });
   const sum = weights.reduce((a, b) => a + b, 0);
   const exact = weights.map((weight) => (weight / sum) * total);
   const counts = exact.map(Math.floor);
   let missing = total - counts.reduce((a, b) => a + b, 0);
-  const byRemainder = exact.map((value, i) => [value - Math.floor(value), i]).sort((a, b) => b[0] - a[0]);
-  for (let k = 0; missing > 0; k++, missing--) counts[byRemainder[k % days][1]]++;
+  const byRemainder = exact.map((value, day) => ({ remainder: value - Math.floor(value), day })).sort((a, b) => b.remainder - a.remainder);
+  for (let k = 0; missing > 0; k++, missing--) {
+    const { day } = itemAt(byRemainder, k % days);
+    counts[day] = itemAt(counts, day) + 1;
+  }
   return counts;
 }
 
@@ -142,7 +146,7 @@ const BOT_TEXTS = ['Thanks! An agent will be with you shortly.', 'We usually rep
 const TRIGGER_TEXTS = ['Hi there! Need any help?', 'Looking for something? Ask us!', 'Questions about pricing? We are here.'];
 const RATING_TEXTS = ['Very helpful', 'Quick and friendly', 'Took too long', 'Solved my problem', 'Not what I needed'];
 const DOMAINS = ['shop.example.com', 'www.example.com', 'help.example.com'];
-const PAGES = [
+const PAGES: [path: string, title: string][] = [
   ['/', 'Home'],
   ['/pricing', 'Pricing'],
   ['/checkout', 'Checkout'],
@@ -158,7 +162,7 @@ const PLANS = ['free', 'pro', 'enterprise'];
  * (otherwise the inactivity timeout will) and the contact may rate it.
  */
 export function planConversation(random: Random, world: DemoWorld, calendar: LocalCalendar, start: number): PlannedConversation {
-  const groupId = random.chance(0.85) ? world.groupIds[random.weightedIndex(world.groupWeights)] : null;
+  const groupId = random.chance(0.85) ? itemAt(world.groupIds, random.weightedIndex(world.groupWeights)) : null;
   const agents = world.agentsByGroup.get(groupId ?? '')!;
   const officeHours = isOfficeHours(calendar, start);
   const offline = !random.chance(officeHours ? 0.96 : 0.45);
@@ -237,10 +241,10 @@ export function planConversation(random: Random, world: DemoWorld, calendar: Loc
 
   function finish(): PlannedConversation {
     const last = t;
-    const endedByAgent = actions[actions.length - 1].kind === 'agent';
+    const endedByAgent = actions.at(-1)?.kind === 'agent';
     if (endedByAgent && random.chance(0.65)) actions.push({ kind: 'close', at: last + delay(random, 60, 1.0, 5, 25 * 60) });
     if (agentTurns > 0 && random.chance(0.2)) {
-      const value = ([1, 3, 5] as const)[random.weightedIndex([0.1, 0.2, 0.7])];
+      const value = itemAt([1, 3, 5] as const, random.weightedIndex([0.1, 0.2, 0.7]));
       actions.push({
         kind: 'rate',
         at: last + delay(random, 30, 1.0, 5, 20 * 60),
@@ -252,7 +256,7 @@ export function planConversation(random: Random, world: DemoWorld, calendar: Loc
     const domain = random.pick(DOMAINS);
     // The pages visited before writing, the latest a few seconds before the first message.
     const paths: PlannedPath[] = [];
-    let visitedAt = actions[0].at;
+    let visitedAt = itemAt(actions, 0).at;
     for (let i = random.chance(0.75) ? random.int(1, 3) : 0; i > 0; i--) {
       visitedAt -= delay(random, 40, 0.8, 2, 600);
       const [page, title] = random.pick(PAGES);

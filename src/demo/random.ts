@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { itemAt } from '../arrays.ts';
 
 /**
  * A small, fast, seedable PRNG (sfc32: 128 bits of state, so independent
@@ -62,7 +63,7 @@ export class Random {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[Math.floor(this.next() * items.length)];
+    return itemAt(items, Math.floor(this.next() * items.length));
   }
 
   /** An index into `weights`, each chosen in proportion to its weight. */
@@ -70,8 +71,8 @@ export class Random {
     let total = 0;
     for (const weight of weights) total += weight;
     let point = this.next() * total;
-    for (let i = 0; i < weights.length; i++) {
-      point -= weights[i];
+    for (const [i, weight] of weights.entries()) {
+      point -= weight;
       if (point < 0) return i;
     }
     return weights.length - 1;

@@ -13,6 +13,7 @@ import {
   type StoredMessage,
 } from '../conversations/flags.ts';
 import type { ConversationRow, HistoryMessage } from '../conversations/repository.ts';
+import { itemAt } from '../arrays.ts';
 
 export type Action =
   | { kind: 'contact'; at: number; text: string; offline: boolean }
@@ -42,7 +43,7 @@ export function replay(
   context: ReplayContext,
 ): { conversation: ReplayedConversation; messages: HistoryMessage[] } {
   const messages: HistoryMessage[] = [];
-  const createdAt = new Date(actions[0].at);
+  const createdAt = new Date(itemAt(actions, 0).at);
   let state: ReplayedConversation = {
     ...newConversationState(createdAt),
     assigned_ids: [],

@@ -5,6 +5,7 @@
 import { createMonthPartitions } from '../db/partitions.ts';
 import type { Db } from '../db/db.ts';
 import { notFound } from '../http/errors.ts';
+import { itemAt } from '../arrays.ts';
 import { Random } from './random.ts';
 import { LocalCalendar, DAY_MS } from './local-time.ts';
 import { conversationsPerDay, planConversation, startsOnDay, type DemoWorld } from './plan.ts';
@@ -80,8 +81,8 @@ const AGENT_COUNT = 14;
 async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: number): Promise<DemoWorld & { agentCount: number }> {
   return db.transaction(async (tx) => {
     const agentInputs = Array.from({ length: AGENT_COUNT }, (_, i) => {
-      const first = FIRST_NAMES[i % FIRST_NAMES.length];
-      const last = LAST_NAMES[(i * 5) % LAST_NAMES.length];
+      const first = itemAt(FIRST_NAMES, i % FIRST_NAMES.length);
+      const last = itemAt(LAST_NAMES, (i * 5) % LAST_NAMES.length);
       return {
         email: `${first}.${last}.demo${i + 1}@example.com`.toLowerCase(),
         fullName: `${first} ${last}`,
@@ -105,7 +106,7 @@ async function buildWorld(db: Db, accountId: string, random: Random, setUpAt: nu
     const agentsByGroup = new Map<string, string[]>([['', agentIds]]);
     const memberships: { agentId: string; groupId: string }[] = [];
     agentIds.forEach((agentId, i) => {
-      const groups = [GROUPS[i % GROUPS.length].name];
+      const groups = [itemAt(GROUPS, i % GROUPS.length).name];
       if (random.chance(0.3)) groups.push(random.pick(GROUPS).name);
       for (const name of new Set(groups)) {
         const groupId = groupIds.get(name)!;
@@ -180,8 +181,8 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
   };
 
   const perDay = conversationsPerDay(random, firstDay, lastDay, options.conversations);
-  for (let i = 0; i < perDay.length; i++) {
-    for (const start of startsOnDay(random, calendar, firstDay + i, perDay[i], nowMs)) {
+  for (const [i, count] of perDay.entries()) {
+    for (const start of startsOnDay(random, calendar, firstDay + i, count, nowMs)) {
       const plan = planConversation(random, world, calendar, start);
       const conversationId = ids.id('co');
       const stored = replay(plan.actions, {
@@ -206,7 +207,7 @@ export async function generateDemoData(db: Db, options: DemoDataOptions): Promis
         ext_id: null,
         contact_id: contactId,
         group_id: plan.groupId,
-        domain: plan.paths.length > 0 ? new URL(plan.paths[0].url).host : null,
+        domain: plan.paths[0] ? new URL(plan.paths[0].url).host : null,
         tags: plan.tags,
         variables: plan.variables,
       });

@@ -68,7 +68,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     await produceAgentEvents(t, account, 2);
 
     // The query still says 0, as an EventSource's URL would: the header wins.
-    const resumed = await openStream(token, '?last_event_id=0', { 'Last-Event-ID': String(seen[1].id) });
+    const resumed = await openStream(token, '?last_event_id=0', { 'Last-Event-ID': String(seen[1]!.id) });
     try {
       const rest = await resumed.next(3);
       const all = await eventIdsOf(account);
@@ -108,8 +108,8 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
         messages.map((m) => m.event),
         ['contact.created', 'conversation.updated'],
       );
-      assert.equal(messages[0].data.data.contact.id, contact.body.id);
-      assert.equal(messages[1].id, conversationEvent);
+      assert.equal(messages[0]!.data.data.contact.id, contact.body.id);
+      assert.equal(messages[1]!.id, conversationEvent);
     } finally {
       stream.close();
     }
@@ -151,6 +151,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
       }
       for (const stream of contactsOnly) {
         const [message] = await stream.next(1);
+        assert.ok(message);
         assert.equal(message.event, 'contact.created');
         assert.equal(message.data.data.contact.id, contact.body.id);
       }
@@ -188,6 +189,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
       await produceAgentEvents(t, other, 2);
       await produceAgentEvents(t, mine.account, 1);
       const [message] = await stream.next(1);
+      assert.ok(message);
       assert.equal(message.data.account_id, mine.account.accountId);
       assert.deepEqual([message.id], await eventIdsOf(mine.account));
     } finally {
@@ -208,6 +210,7 @@ describe('GET /v2/events', { timeout: 300_000 }, () => {
     try {
       const contact = await t.client(account.token).post('/v2/contacts', { name: 'Kept' });
       const [message] = await stream.next(1);
+      assert.ok(message);
       assert.deepEqual([message.id], await eventIdsOf(account));
       assert.equal(message.data.data.contact.id, contact.body.id);
     } finally {
@@ -320,6 +323,7 @@ describe('waking streams', { timeout: 300_000 }, () => {
           [account.accountId, new Date()],
         );
         const [message] = await stream.next(1);
+        assert.ok(message);
         assert.equal(message.data.data.contact.id, 'ctUnannounced');
       } finally {
         stream.close();

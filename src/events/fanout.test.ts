@@ -46,7 +46,7 @@ describe('opening streams', { timeout: 300_000 }, () => {
 
       // One more, then a reconnect storm of 20 at once: each catches up from its own cursor.
       streams.push(await openEventStream(base, token, '?last_event_id=0'));
-      assert.equal((await streams[5].next(1)).length, 1, 'the new stream caught up from its cursor');
+      assert.equal((await streams[5]!.next(1)).length, 1, 'the new stream caught up from its cursor');
       streams.push(...(await Promise.all(Array.from({ length: 20 }, () => openEventStream(base, token, '?last_event_id=0')))));
       for (const stream of streams.slice(6)) assert.equal((await stream.next(1)).length, 1);
       await sleep(200);
@@ -90,7 +90,7 @@ describe('subscriptions by conversation', { timeout: 300_000 }, () => {
       assert.deepEqual([received.a.length, received.b.length], [1, 0], 'no conversation subscription woken');
 
       // A visitor starting a new conversation: added before its first event.
-      subscriptions[1].addConversation('coFanC');
+      subscriptions[1]!.addConversation('coFanC');
       const third = await recordConversationEvent(t, account, 'coFanC', 'c1');
       await until(() => received.b.length > 0, 'the batch of coFanC');
       assert.ok(idsOf(received.b).includes(third));
@@ -108,7 +108,7 @@ describe(
     it('each stream, on either instance, gets every event once, in id order', async () => {
       // The second instance's own connections to this file's database.
       const { rows } = await t.db.query<{ name: string }>('select current_database() as name');
-      const { url, directUrl } = testDatabaseUrls(rows[0].name);
+      const { url, directUrl } = testDatabaseUrls(rows[0]!.name);
       // Named prepared statements only on a direct connection, as the harness opens its own (not through PgBouncer 1.18).
       const secondDb = await openDb({ databaseUrl: url, directUrl, preparedStatements: url === directUrl });
       const second = await buildApp({ ...t.deps, db: secondDb }, { logger: false });
@@ -171,7 +171,7 @@ describe('event ids are taken after the transaction id (the exact-resume invaria
     const xidAfter = (takeId: string) =>
       t.db.transaction(async (tx) => {
         await tx.query(takeId);
-        return (await tx.query<{ xid: string | null }>('select pg_current_xact_id_if_assigned()::text as xid')).rows[0].xid;
+        return (await tx.query<{ xid: string | null }>('select pg_current_xact_id_if_assigned()::text as xid')).rows[0]!.xid;
       });
     assert.notEqual(await xidAfter('select next_event_id()'), null, 'next_event_id() took the xid');
     // What the check tells apart: nextval alone takes no xid (a writer calling it would hand out ids the horizon may pass).

@@ -36,7 +36,7 @@ function countingDb(db: Db) {
         const result = await tx.query(sql, params);
         const { rows } = await tx.query<{ xid: string | null }>('select pg_current_xact_id_if_assigned()::text as xid');
         if (sql.includes('events_id_seq')) counts.steps++;
-        if (rows[0].xid !== null) counts.xids++;
+        if (rows[0]!.xid !== null) counts.xids++;
         return result;
       }),
   } as Db;
@@ -95,12 +95,12 @@ describe('a write transaction left open', { skip: engine === 'pglite' }, () => {
         },
       );
 
-      const xidBefore = BigInt((await observer.query<{ x: string }>('select pg_current_xact_id()::text as x')).rows[0].x);
+      const xidBefore = BigInt((await observer.query<{ x: string }>('select pg_current_xact_id()::text as x')).rows[0]!.x);
       const stepsBefore = counts.steps;
       const waitedMs = 2000;
       await sleep(waitedMs);
       const steps = counts.steps - stepsBefore;
-      const xidAfter = BigInt((await observer.query<{ x: string }>('select pg_current_xact_id()::text as x')).rows[0].x);
+      const xidAfter = BigInt((await observer.query<{ x: string }>('select pg_current_xact_id()::text as x')).rows[0]!.x);
       test.diagnostic(
         `in ${waitedMs} ms with a transaction open: ${steps} horizon steps, ${counts.xids} transaction ids taken by them, ` +
           `${xidAfter - xidBefore - 1n} taken in the whole cluster (other sessions included)`,

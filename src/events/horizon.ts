@@ -32,6 +32,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Queryable } from '../db/db.ts';
+import { firstRow } from '../db/rows.ts';
 
 interface Pair {
   /** The next transaction id the server would hand out, read after `last` was read, as a bigint (xid8). */
@@ -79,10 +80,11 @@ export class EventHorizon {
               (r.ref + age((r.ref % 4294967296)::text::xid))::text as next
        from s, r`,
     );
-    const { xmin, last, next } = rows[0];
+    const { xmin, last, next } = firstRow(rows);
     const oldestRunning = BigInt(xmin);
-    while (this.#pending.length > 0 && this.#pending[0].next <= oldestRunning) {
-      this.#settled = Math.max(this.#settled, this.#pending.shift()!.last);
+    while (this.#pending[0] && this.#pending[0].next <= oldestRunning) {
+      this.#settled = Math.max(this.#settled, this.#pending[0].last);
+      this.#pending.shift();
     }
     this.#newest = Math.max(this.#newest, last);
     if (last > this.#settled) {
@@ -98,7 +100,7 @@ export async function newestEventId(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ last: number }>(
     'select (case when is_called then last_value else last_value - 1 end)::int8 as last from events_id_seq',
   );
-  return Number(rows[0].last);
+  return Number(firstRow(rows).last);
 }
 
 /** How long settledEventId waits before its first retry while older transactions are still running; doubled at each retry. */

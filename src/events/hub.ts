@@ -520,7 +520,9 @@ export class EventHub {
       }
       // Subscriptions made during the read got this account's `fromId` = afterId: they get this batch too.
       if (this.#readers.get(accountId) !== readers) return;
-      const throughId = rows.length === DISPATCH_PAGE ? rows[rows.length - 1].id : settled;
+      // A full page may have more after it: this batch goes through its last row only.
+      const last = rows.length === DISPATCH_PAGE ? rows.at(-1) : undefined;
+      const throughId = last?.id ?? settled;
       readers.dispatchedThrough = throughId;
       if (rows.length > 0) this.#deliver(readers, { afterId, throughId, rows });
     }

@@ -85,7 +85,7 @@ async function readSession(token: string, afterId: number, count: number): Promi
 
 async function committedEvents(account: TestAccount): Promise<number> {
   const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from events where account_id = $1', [account.accountId]);
-  return rows[0].n;
+  return rows[0]!.n;
 }
 
 describe('events under concurrent writers', { timeout: 600_000 }, () => {
@@ -104,7 +104,7 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
     let writing = true;
     const writers = Array.from({ length: WRITERS }, async (_, writer) => {
       for (let i = 0; i < MESSAGES_PER_WRITER; i++) {
-        const conversation = conversations[(writer + i * 7) % CONVERSATIONS];
+        const conversation = conversations[(writer + i * 7) % CONVERSATIONS]!;
         await f.contactSays(conversation.id, `writer ${writer} message ${i}`);
       }
     });
@@ -166,7 +166,7 @@ describe('events under concurrent writers', { timeout: 600_000 }, () => {
       const messages = (await f.get(conversation.id)).messages.map((message: Json) => message.id);
       const inOrder = (events: Received[]) =>
         events.filter((event) => event.conversationId === conversation.id && event.messageId).map((event) => event.messageId);
-      assert.deepEqual(inOrder(streamed[0]), messages, 'the stream follows the conversation order');
+      assert.deepEqual(inOrder(streamed[0]!), messages, 'the stream follows the conversation order');
       const hookMessages = messages.slice(1);
       assert.deepEqual(inOrder(receiver.bodies.map(received)), hookMessages, 'the webhook follows the conversation order');
     }
@@ -182,7 +182,7 @@ describe('an event id committing after a later one', { skip: engine === 'pglite'
     const { rows } = await t.db.query<{ id: number }>('select coalesce(max(id), 0) as id from events where account_id = $1', [
       account.accountId,
     ]);
-    const start = rows[0].id;
+    const start = rows[0]!.id;
 
     let commitSlow!: () => void;
     const slowMayCommit = new Promise<void>((resolve) => (commitSlow = resolve));
@@ -200,7 +200,7 @@ describe('an event id committing after a later one', { skip: engine === 'pglite'
       "select id from events where account_id = $1 and data->'contact'->>'id' = $2",
       [account.accountId, later.id],
     );
-    assert.ok(laterRows[0].id > slowId, 'the later event has the larger id and is committed');
+    assert.ok(laterRows[0]!.id > slowId, 'the later event has the larger id and is committed');
 
     const horizon = new EventHorizon();
     await horizon.advance(t.db);
@@ -214,10 +214,10 @@ describe('an event id committing after a later one', { skip: engine === 'pglite'
     const streamed = await firstOfStream;
     assert.deepEqual(
       streamed.map((event) => event.id),
-      [slowId, laterRows[0].id],
+      [slowId, laterRows[0]!.id],
     );
     await horizon.advance(t.db);
     await horizon.advance(t.db);
-    assert.ok(horizon.settled >= laterRows[0].id, 'once it commits, both are settled');
+    assert.ok(horizon.settled >= laterRows[0]!.id, 'once it commits, both are settled');
   });
 });

@@ -1,4 +1,5 @@
 import type { Transaction } from '../db/db.ts';
+import { firstRow } from '../db/rows.ts';
 
 /** The channel on which committed events are announced, with their account id as payload (src/events/hub.ts). */
 export const EVENTS_CHANNEL = 'events';
@@ -68,6 +69,5 @@ export async function recordEvent(
   data: Record<string, unknown>,
   conversationId: string | null = null,
 ): Promise<number> {
-  const [id] = await recordEvents(tx, accountId, at, [{ type, data, conversationId }]);
-  return id;
+  return firstRow(await recordEvents(tx, accountId, at, [{ type, data, conversationId }]));
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 import { defaultPartition, type MonthPartition } from '../db/partitions.ts';
 
 export type EventRow = Row<'events'> & { data: Record<string, unknown> };
@@ -78,7 +78,7 @@ export async function eventsStillNeeded(db: Queryable, partition: MonthPartition
          or exists (select 1 from webhook_deliveries d
                     where exists (select 1 from ${partition.name} e where e.account_id = d.account_id and e.id = d.event_id)) as needed`,
   );
-  return rows[0].needed;
+  return firstRow(rows).needed;
 }
 
 /**

@@ -113,7 +113,7 @@ describe('event retention', () => {
     // New events continue above the deleted ids.
     t.clock.set(new Date());
     const next = await produce(a, 1);
-    assert.ok(next[0] > aRecent[1]);
+    assert.ok(next[0]! > aRecent[1]!);
   });
 
   it('keeps old events a webhook still has to deliver, until it has', async (ctx) => {

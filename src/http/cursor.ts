@@ -32,17 +32,25 @@ export function encodeCursor(binding: string, position: readonly (string | numbe
   return Buffer.from(JSON.stringify([binding, ...position])).toString('base64url');
 }
 
+interface CursorKinds {
+  string: string;
+  number: number;
+}
+
+/** The position `kinds` describe: a string or a number for each. */
+type CursorPosition<K extends readonly (keyof CursorKinds)[]> = { -readonly [I in keyof K]: CursorKinds[K[I]] };
+
 /**
  * The position a cursor holds, checked against the query it must belong to and the shape of its position
  * (`kinds`: the type of each element). Anything else is a 422 naming `path`.
  */
-export function decodeCursor(
+export function decodeCursor<const K extends readonly (keyof CursorKinds)[]>(
   cursor: string,
   binding: string,
-  kinds: readonly ('string' | 'number')[],
+  kinds: K,
   path: string,
   location: ErrorLocation,
-): (string | number)[] {
+): CursorPosition<K> {
   let decoded: unknown[] | undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -58,5 +66,5 @@ export function decodeCursor(
   if (!valid || decoded === undefined) throw invalidArgument(path, 'cursor', 'must be the `after` of a previous page', location);
   if (decoded[0] !== binding)
     throw invalidArgument(path, 'cursor', 'is a cursor of another query: repeat the query it came from', location);
-  return decoded.slice(1) as (string | number)[];
+  return decoded.slice(1) as CursorPosition<K>;
 }

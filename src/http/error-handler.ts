@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { STATUS_CODES as HTTP_REASONS } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { itemAt } from '../arrays.ts';
 import { ApiError, type ErrorCode, type ErrorItem, type ErrorPayload } from './errors.ts';
 import { errorResponse } from './route.ts';
 import { DatabaseBusyError, QueryTimeoutError } from '../db/db.ts';
@@ -181,7 +182,7 @@ export function installErrorHandling(app: FastifyInstance, knownRoutes: { method
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
+    const path = itemAt(request.url.split('?'), 0);
     const allowed = [...new Set(knownRoutes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));

@@ -263,7 +263,7 @@ function inputFor(op: Operation): fc.Arbitrary<Input> {
   const ids = fc.tuple(...op.pathParams.map(() => pathId()));
   const url = fc
     .tuple(ids, queryFor(op))
-    .map(([values, query]) => op.pathParams.reduce((path, name, i) => path.replace(`{${name}}`, values[i]), op.path) + query);
+    .map(([values, query]) => op.pathParams.reduce((path, name, i) => path.replace(`{${name}}`, values[i]!), op.path) + query);
   if (op.method === 'GET' || op.method === 'DELETE') return url.map((u) => ({ url: u }));
   const body = fc.oneof({ weight: 4, arbitrary: valueFor(op.body).map(toJsonText) }, { weight: 1, arbitrary: wildJson });
   return fc.record({ url, body });

@@ -18,7 +18,7 @@ const paths = (errors: { path: string; code: string; location: string }[]) => er
 
 async function contactCount(): Promise<number> {
   const { rows } = await t.db.query<{ n: number }>('select count(*) as n from contacts where account_id = $1', [account.accountId]);
-  return rows[0].n;
+  return rows[0]!.n;
 }
 
 describe('request errors common to every route', () => {
@@ -357,7 +357,7 @@ describe('OpenAPI document and reference page', () => {
         operations++;
         const scopes = op.security?.[0]?.bearer ?? [];
         assert.equal(scopes.length, 1, `${where} names one scope`);
-        assert.ok((SCOPES as readonly string[]).includes(scopes[0]), `${where}: ${scopes[0]}`);
+        assert.ok((SCOPES as readonly string[]).includes(scopes[0]!), `${where}: ${scopes[0]}`);
         const statuses = Object.keys(op.responses);
         for (const status of ['200', '401', '403', '429', '500']) assert.ok(statuses.includes(status), `${where} documents ${status}`);
         // A body of any content type (an upload) cannot be refused as unsupported: no 415 there.

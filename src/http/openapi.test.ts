@@ -150,7 +150,7 @@ describe('the served OpenAPI document', () => {
     for (const name of ['POST /v2/agents/{id}/ping', 'PATCH /v2/conversations/{id}/close', 'DELETE /v2/tags/{id}']) {
       const { op } = operations().find((o) => o.name === name) as unknown as { op: { responses: object; requestBody?: Body } };
       assert.deepEqual(
-        [op.requestBody?.required, Object.keys(op.requestBody?.content ?? {}), op.requestBody?.content?.['application/json'].schema?.$ref],
+        [op.requestBody?.required, Object.keys(op.requestBody?.content ?? {}), op.requestBody?.content?.['application/json']!.schema?.$ref],
         [false, ['application/json'], '#/components/schemas/empty_body'],
         name,
       );

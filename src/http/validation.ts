@@ -221,7 +221,8 @@ const NUMBER_TOKEN = /-?\d+(\.\d+)?([eE][+-]?\d+)?/y;
 function inexactNumber(token: string): boolean {
   const value = Number(token);
   if (Number.isInteger(value) && !/[eE]/.test(token) && !Number.isSafeInteger(value)) return true;
-  return value === 0 && /[1-9]/.test(token.split(/[eE]/)[0]);
+  // Underflow: it reads as 0, yet a digit before any exponent is not 0.
+  return value === 0 && /^[^eE]*[1-9]/.test(token);
 }
 
 /** `text` (JSON) with every number a double cannot hold exactly replaced by a marked string; usually `text` itself. */
@@ -243,7 +244,7 @@ export function markInexactNumbers(text: string): string {
     }
     if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       NUMBER_TOKEN.lastIndex = i;
-      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[i];
+      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text.charAt(i);
       if (inexactNumber(token)) {
         out += text.slice(copied, i) + JSON.stringify(INEXACT_MARK + token);
         copied = i + token.length;
@@ -319,7 +320,7 @@ export function unstorableInputErrors(value: unknown, location: ErrorLocation): 
       continue;
     }
     // Reversed onto the stack, so problems are reported in document order (a loop: a spread of a wide array overflows too).
-    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+    for (const child of children.reverse()) pending.push(child);
   }
   return errors;
 }

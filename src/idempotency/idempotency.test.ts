@@ -101,7 +101,7 @@ async function send(token: string, url: string, payload: string, key: string, co
 
 async function contactCount(account: TestAccount): Promise<number> {
   const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from contacts where account_id = $1', [account.accountId]);
-  return rows[0].n;
+  return rows[0]!.n;
 }
 
 const REUSED = {
@@ -296,8 +296,8 @@ describe('Idempotency-Key', () => {
       account.accountId,
     ]);
     assert.equal(rows.length, 1);
-    assert.doesNotMatch(rows[0].row, /token-key/);
-    assert.equal(rows[0].row.includes(JSON.parse(first.body).token), false);
+    assert.doesNotMatch(rows[0]!.row, /token-key/);
+    assert.equal(rows[0]!.row.includes(JSON.parse(first.body).token), false);
   });
 
   it('replays an answer only to the token that caused it: any other token gets 422, however broad its scopes', async () => {
@@ -320,7 +320,7 @@ describe('Idempotency-Key', () => {
       [manager, '/v2/webhooks', JSON.stringify({ url: 'https://93.184.215.14/hook' }), 'shared-hook', 'application/json'],
       [otherUploader, '/v2/uploads?file_name=a.txt', 'hello', 'shared-upload', 'text/plain'],
       [account.token, '/v2/uploads?file_name=a.txt', 'hello', 'shared-upload', 'text/plain'],
-    ]) {
+    ] as const) {
       const replay = await send(token, url, payload, key, type);
       assert.equal(replay.status, 422, `${url} ${key}`);
       assert.deepEqual(JSON.parse(replay.body), REUSED);
@@ -476,7 +476,7 @@ describe('stored answers and IDEMPOTENCY_SECRET (docs/behaviour.md §11)', () =>
       [account.accountId],
     );
     assert.equal(rows.length, 1);
-    const stored = Buffer.from(rows[0].response_body, 'base64');
+    const stored = Buffer.from(rows[0]!.response_body, 'base64');
     // Everything the key alone gives: the former SHA-256 derivation, and HKDF/HMAC without the server's secret.
     const guesses = [
       createHash('sha256').update(`idempotency-answer\n${key}`).digest(),
@@ -490,8 +490,8 @@ describe('stored answers and IDEMPOTENCY_SECRET (docs/behaviour.md §11)', () =>
       assert.throws(() => decipher.final());
     }
     for (const label of ['idempotency-key', 'idempotency-key-v2']) {
-      assert.notEqual(rows[0].key, createHash('sha256').update(`${label}\n${key}`).digest('hex'));
-      assert.notEqual(rows[0].key, createHmac('sha256', '').update(`${label}\n${account.accountId}\n${key}`).digest('hex'));
+      assert.notEqual(rows[0]!.key, createHash('sha256').update(`${label}\n${key}`).digest('hex'));
+      assert.notEqual(rows[0]!.key, createHmac('sha256', '').update(`${label}\n${account.accountId}\n${key}`).digest('hex'));
     }
     // An instance with another secret cannot find the answer: to it the key is new (as after losing the secret).
     const other = await buildApp(
@@ -558,7 +558,7 @@ describe('stored answers and IDEMPOTENCY_SECRET (docs/behaviour.md §11)', () =>
       );
       resolveIdempotencySecret({ ...config, databaseUrl: 'postgres://x@127.0.0.1/db' }, (w) => warnings.push(w));
       assert.equal(warnings.length, 1);
-      assert.match(warnings[0], /IDEMPOTENCY_SECRET is not set/);
+      assert.match(warnings[0]!, /IDEMPOTENCY_SECRET is not set/);
       assert.equal(loadConfig({ IDEMPOTENCY_SECRET: configured }).idempotencySecret, configured);
       assert.throws(() => loadConfig({ IDEMPOTENCY_SECRET: 'short' }), /IDEMPOTENCY_SECRET must be at least 32 characters/);
     } finally {
@@ -571,7 +571,7 @@ describe('stored answers and IDEMPOTENCY_SECRET (docs/behaviour.md §11)', () =>
 async function otherSession(app: TestApp): Promise<pg.Client> {
   const { rows } = await app.db.query<{ name: string }>('select current_database() as name');
   const url = new URL(process.env.TEST_DATABASE_URL as string);
-  url.pathname = `/${rows[0].name}`;
+  url.pathname = `/${rows[0]!.name}`;
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   return client;
@@ -590,7 +590,7 @@ async function someoneWaitsForALock(session: pg.Client): Promise<void> {
 
 async function messageCount(app: TestApp, account: TestAccount): Promise<number> {
   const { rows } = await app.db.query<{ n: number }>('select count(*)::int as n from messages where account_id = $1', [account.accountId]);
-  return rows[0].n;
+  return rows[0]!.n;
 }
 
 describe('a request waiting on a row another session holds (PostgreSQL)', { skip: engine !== 'postgres', timeout: 120_000 }, () => {

@@ -82,7 +82,7 @@ const SUMMED_OVERVIEW_FIELDS = ['channels', 'chats', 'missed', 'offline', ...SUM
 type Counters = Record<string, number>;
 const pick = (record: Counters, fields: string[]) => Object.fromEntries(fields.map((f) => [f, record[f]]));
 function sum(records: Counters[], fields: string[]): Counters {
-  return Object.fromEntries(fields.map((f) => [f, records.reduce((total, r) => total + r[f], 0)]));
+  return Object.fromEntries(fields.map((f) => [f, records.reduce((total, r) => total + r[f]!, 0)]));
 }
 const unitFree = ({
   unitId: _id,

@@ -787,7 +787,7 @@ describe('counters', () => {
       );
     }
     assert.deepEqual(byDay.get('2024-01-26')?.[1], { ...byDay.get('2024-01-26')?.[1], ...ZERO_AGENT, nickname: 'Bob' });
-    assert.equal(byDay.get(DAY)?.[1].completed, 2);
+    assert.equal(byDay.get(DAY)?.[1]!.completed, 2);
   });
 
   it('counts an agent only over chats: a conversation the contact never wrote in is not one', async () => {

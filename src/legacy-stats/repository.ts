@@ -1,4 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
+import { firstRow } from '../db/rows.ts';
+import { itemAt } from '../arrays.ts';
 import { SqlParams } from '../db/params.ts';
 
 /** What one export counts: an account's conversations started on the days from..to in its zone. */
@@ -322,7 +324,7 @@ export const totalsStatement = (scope: StatsScope) =>
 /** The date (YYYY-MM-DD) of `at` in `timezone`, by the database's zone rules like every count. */
 export async function localDate(db: Queryable, at: Date, timezone: string): Promise<string> {
   const { rows } = await db.query<{ day: string }>(`select to_char($1::timestamptz at time zone $2, 'YYYY-MM-DD') as day`, [at, timezone]);
-  return rows[0].day;
+  return firstRow(rows).day;
 }
 
 /**
@@ -337,7 +339,7 @@ function run<R>(db: Db, { sql, params }: { sql: string; params: unknown[] }): Pr
 }
 
 export async function totals(db: Db, scope: StatsScope): Promise<{ overview: OverviewRow; agents: AgentCountsRow[] }> {
-  const [{ agents, ...overview }] = await run<OverviewRow & { agents: AgentCountsRow[] }>(db, totalsStatement(scope));
+  const { agents, ...overview } = firstRow(await run<OverviewRow & { agents: AgentCountsRow[] }>(db, totalsStatement(scope)));
   return { overview, agents };
 }
 
@@ -361,7 +363,7 @@ export async function chunkedRecords<C, R>(
     while (next < chunks.length && !failed) {
       const i = next++;
       try {
-        results[i] = await runChunk(chunks[i]);
+        results[i] = await runChunk(itemAt(chunks, i));
       } catch (error) {
         failed = true;
         throw error;
@@ -380,7 +382,7 @@ export function overviewRecords(db: Db, scope: StatsScope, interval: Interval): 
 
 /** The agents the agents export of `scope` lists in every unit: the number of live ones, and the deleted ones who wrote. */
 export async function listedAgents(db: Db, scope: StatsScope): Promise<{ live: number; deletedWriters: string[] }> {
-  const [row] = await run<{ live: number; deleted_writers: string[] }>(db, listedAgentsStatement(scope));
+  const row = firstRow(await run<{ live: number; deleted_writers: string[] }>(db, listedAgentsStatement(scope)));
   return { live: row.live, deletedWriters: row.deleted_writers };
 }
 

@@ -22,8 +22,8 @@ describe('legacy export statements', () => {
         name,
       );
     }
-    assert.deepEqual(statements[0].params, ['acc1', 'Europe/Prague', '2024-03-01', '2024-03-31', null]);
-    for (const statement of statements.slice(1)) assert.deepEqual(statement.params, [...statements[0].params, statement.name]);
+    assert.deepEqual(statements[0]!.params, ['acc1', 'Europe/Prague', '2024-03-01', '2024-03-31', null]);
+    for (const statement of statements.slice(1)) assert.deepEqual(statement.params, [...statements[0]!.params, statement.name]);
   });
 
   it('write their column lists with one comma between columns, labels or not', () => {
@@ -56,13 +56,13 @@ describe('chunks of a long export', () => {
   it('cuts weeks on Mondays, four weeks a chunk, and covers every day of the range once', () => {
     for (const interval of ['day', 'week', 'month'] as const) {
       const chunks = chunkScopes({ ...scope, from: '2023-12-28', to: '2025-03-02' }, interval);
-      assert.equal(chunks[0].from, '2023-12-28');
+      assert.equal(chunks[0]!.from, '2023-12-28');
       assert.equal(chunks.at(-1)?.to, '2025-03-02');
       for (let i = 1; i < chunks.length; i++) {
-        const next = new Date(`${chunks[i - 1].to}T00:00:00Z`);
+        const next = new Date(`${chunks[i - 1]!.to}T00:00:00Z`);
         next.setUTCDate(next.getUTCDate() + 1);
-        assert.equal(chunks[i].from, next.toISOString().slice(0, 10), `${interval}: chunk ${i} follows the previous one`);
-        const start = new Date(`${chunks[i].from}T00:00:00Z`);
+        assert.equal(chunks[i]!.from, next.toISOString().slice(0, 10), `${interval}: chunk ${i} follows the previous one`);
+        const start = new Date(`${chunks[i]!.from}T00:00:00Z`);
         if (interval === 'week') assert.equal(start.getUTCDay(), 1, `${interval}: chunk ${i} starts on a Monday`);
         if (interval === 'month') assert.equal(start.getUTCDate(), 1, `${interval}: chunk ${i} starts on the 1st`);
       }

@@ -1,5 +1,6 @@
 import { Counter, Gauge } from 'prom-client';
 import type { Db, Queryable } from '../db/db.ts';
+import { firstRow } from '../db/rows.ts';
 import { FALLBACK_REASONS } from '../db/replica.ts';
 import { timed, type Metrics } from './metrics.ts';
 
@@ -137,7 +138,7 @@ function registerOutboxGauges(db: Db, metrics: Metrics) {
               (select count(*) from webhooks w
                join events e on e.account_id = w.account_id and e.id > w.queued_through_event_id) as unqueued`,
     );
-    return rows[0];
+    return firstRow(rows);
   };
   // One query per scrape serves the three gauges: a scrape calls every collect() at once,
   // so the first starts the query and the others share it until it answers.

@@ -30,9 +30,9 @@ export function metricsOnApiPort(config: Pick<Config, 'metricsPort' | 'metricsTo
 }
 
 function bearerMatches(header: string | undefined, token: string): boolean {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  const sent = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
   // Equal-length digests, so the comparison takes the same time whatever was sent.
-  return match !== null && timingSafeEqual(Buffer.from(sha256(match[1])), Buffer.from(sha256(token)));
+  return sent !== undefined && timingSafeEqual(Buffer.from(sha256(sent)), Buffer.from(sha256(token)));
 }
 
 /** GET /metrics in the Prometheus text format, behind METRICS_TOKEN when it is set. */

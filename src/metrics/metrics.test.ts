@@ -33,7 +33,7 @@ function parse(text: string): Sample[] {
     const labels = Object.fromEntries(
       [...(match[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
     );
-    samples.push({ name: match[1], labels, value: Number(match[3]) });
+    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
   }
   return samples;
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 import { newId } from '../ids.ts';
 import { GROUPS, type NamedResourceKind } from './kinds.ts';
 
@@ -18,7 +18,7 @@ export async function insertNamed(
     `insert into ${kind.plural} (account_id, id, name, created_at) values ($1, $2, $3, $4) returning id, name, created_at`,
     [accountId, newId(kind.prefix), name, createdAt],
   );
-  return rows[0];
+  return firstRow(rows);
 }
 
 export async function listNamed(db: Queryable, kind: NamedResourceKind, accountId: string): Promise<NamedRow[]> {
@@ -49,7 +49,7 @@ export const missingNamedIdsSql = (kind: NamedResourceKind, account: string, ids
 export async function missingGroupIds(db: Queryable, accountId: string, ids: string[]): Promise<string[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<{ missing: string[] }>(`select ${missingNamedIdsSql(GROUPS, '$1', '$2')} as missing`, [accountId, ids]);
-  return rows[0].missing;
+  return firstRow(rows).missing;
 }
 
 /** Ids of the named `kind` rows, by name, creating the missing ones (`chat-service demo-data` reuses what exists). */

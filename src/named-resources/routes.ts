@@ -15,7 +15,7 @@ const tags = ['Management'];
  */
 export function namedResourceRoutes(kind: NamedResourceKind): FastifyPluginAsyncTypebox<{ deps: Deps }> {
   const path = `/${kind.plural}`;
-  const [singular, plural] = [kind.singular, kind.plural].map((name) => name[0].toUpperCase() + name.slice(1));
+  const [singular, plural] = [kind.singular, kind.plural].map((name) => name.charAt(0).toUpperCase() + name.slice(1));
   return async (app, { deps }) => {
     app.post(
       path,

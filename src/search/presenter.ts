@@ -1,3 +1,4 @@
+import { itemAt } from '../arrays.ts';
 import { toConversation } from '../conversations/presenter.ts';
 import { MATCH_END, MATCH_START, type SearchRow } from './repository.ts';
 import type { SearchHit, Snippet } from './schema.ts';
@@ -36,9 +37,9 @@ export function snippetOf(headline: string): Snippet {
 function trimmed(text: string, matches: [number, number][]): string {
   const chars = [...text];
   let lead = 0;
-  while (lead < chars.length && /\s/.test(chars[lead])) lead++;
+  while (lead < chars.length && /\s/.test(itemAt(chars, lead))) lead++;
   let end = chars.length;
-  while (end > lead && /\s/.test(chars[end - 1])) end--;
+  while (end > lead && /\s/.test(itemAt(chars, end - 1))) end--;
   for (const match of matches) {
     match[0] = Math.min(Math.max(match[0] - lead, 0), end - lead);
     match[1] = Math.min(Math.max(match[1] - lead, 0), end - lead);

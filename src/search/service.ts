@@ -49,12 +49,12 @@ export async function searchConversations(deps: SearchDeps, accountId: string, b
     const [key, id] = decodeCursor(body.after, binding, [sort === 'relevance' ? 'number' : 'string', 'string'], 'after', 'body');
     if (sort !== 'relevance' && Number.isNaN(new Date(key as string).getTime()))
       throw invalidArgument('after', 'cursor', 'must be the `after` of a previous page');
-    after = { key, id: id as string };
+    after = { key, id };
   }
   const size = body.size ?? 20;
   const rows = await repo.searchConversations(deps.db, accountId, filters, sort, after, size + 1);
   const page = rows.slice(0, size);
-  const last = page[page.length - 1];
+  const last = rows.length > size ? page.at(-1) : undefined;
   const headlines =
     body.query === undefined
       ? undefined
@@ -66,6 +66,6 @@ export async function searchConversations(deps: SearchDeps, accountId: string, b
         );
   return {
     items: page.map((row) => toSearchHit(row, headlines)),
-    after: rows.length > size ? encodeCursor(binding, [last.sort_key, last.id]) : null,
+    after: last ? encodeCursor(binding, [last.sort_key, last.id]) : null,
   };
 }

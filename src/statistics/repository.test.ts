@@ -21,7 +21,7 @@ describe('statistics SQL', () => {
       timeZone: 'Europe/Prague',
       from: new Date('2024-03-01T00:00:00Z'),
       until: new Date('2024-04-01T00:00:00Z'),
-      filters: [{ field: FIELDS.message.group_id, values: ['g1', 'g2'] }],
+      filters: [{ field: FIELDS.message.group_id!, values: ['g1', 'g2'] }],
       levels: [{ type: 'date', interval: 'month' }],
     };
     const { sql, params } = aggregateSql(query, 10_000);
@@ -51,10 +51,10 @@ describe('statistics SQL', () => {
         timeZone: 'UTC',
         from: null,
         until: null,
-        filters: [{ field: FIELDS.conversation.tags, values: ['t1'] }],
+        filters: [{ field: FIELDS.conversation.tags!, values: ['t1'] }],
         levels: [
           { type: 'date', interval: 'week' },
-          { type: 'terms', field: FIELDS.conversation.tags },
+          { type: 'terms', field: FIELDS.conversation.tags! },
         ],
       },
       10_000,
@@ -92,7 +92,7 @@ describe('statistics SQL', () => {
         filters: [],
         levels: [
           { type: 'date', interval: 'hour_of_day' },
-          { type: 'terms', field: FIELDS.conversation.status },
+          { type: 'terms', field: FIELDS.conversation.status! },
         ],
       },
       10_000,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import { itemAt } from '../arrays.ts';
 import { SqlParams } from '../db/params.ts';
 import type { BucketStart } from './format.ts';
 import { METRICS, type DateInterval, type Field, type MetricName } from './metrics.ts';
@@ -97,7 +98,7 @@ function byArms(base: string, keys: LevelKey[], valueOf: string, limit: number):
   ];
   for (let depth = 1; depth <= keys.length; depth++) {
     const used = keys.slice(0, depth);
-    const columns = [0, 1, 2].map((i) => (i < depth ? used[i].render(`x.k${i}`) : 'null::text'));
+    const columns = [0, 1, 2].map((i) => used[i]?.render(`x.k${i}`) ?? 'null::text');
     const where = used.flatMap((key) => (key.nonNull ? [key.nonNull] : []));
     arms.push(
       `(select ${depth}, ${columns.join(', ')}, count(*)::int, ${valueOf}, null::timestamptz, null::timestamptz
@@ -122,7 +123,7 @@ function byArms(base: string, keys: LevelKey[], valueOf: string, limit: number):
 function byRollup(base: string, keys: LevelKey[], valueOf: string, limit: number): string {
   const grouped = (i: number) => `(1 - grouping(x.k${i}))`;
   const level = keys.length === 0 ? '0' : keys.map((_, i) => grouped(i)).join(' + ');
-  const columns = [0, 1, 2].map((i) => (i < keys.length ? keys[i].render(`x.k${i}`) : 'null::text'));
+  const columns = [0, 1, 2].map((i) => keys[i]?.render(`x.k${i}`) ?? 'null::text');
   const nonNull = keys.flatMap((key, i) => (key.nonNull ? [`(grouping(x.k${i}) = 1 or x.k${i} is not null)`] : []));
   return `
     select ${level} as level, ${columns.map((column, i) => `${column} as k${i + 1}`).join(', ')}, count(*)::int as count, ${valueOf} as value,
@@ -218,5 +219,5 @@ export async function calendarAxis(
 /** The instants fixed wall-clock times denote in the zone. */
 export async function wallInstants(db: Queryable, timeZone: string, walls: string[]): Promise<BucketStart[]> {
   const instants = await resolveLocalTimes(db, timeZone, walls);
-  return walls.map((wall, i) => ({ wall, at: instants[i] }));
+  return walls.map((wall, i) => ({ wall, at: itemAt(instants, i) }));
 }

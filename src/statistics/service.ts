@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.ts';
+import { itemAt } from '../arrays.ts';
 import { ApiError, type ErrorItem } from '../http/errors.ts';
 import { instantOutOfRange } from '../http/instants.ts';
 import { formatBucketStart, type BucketStart } from './format.ts';
@@ -37,7 +38,7 @@ class Problems {
   throwIfAny(): void {
     if (this.items.length === 0) return;
     const more = this.items.length > 1 ? ` (and ${this.items.length - 1} more)` : '';
-    throw new ApiError(422, 'invalid_arguments', `Invalid arguments: ${this.items[0].message}${more}`, this.items);
+    throw new ApiError(422, 'invalid_arguments', `Invalid arguments: ${itemAt(this.items, 0).message}${more}`, this.items);
   }
 }
 
@@ -91,7 +92,8 @@ function planEntry(key: string, entry: StatisticsEntry, problems: Problems): Pla
   const fields = FIELDS[METRICS[metric].source];
   const fieldNames = Object.keys(fields);
   const fieldOf = (name: string, path: string): Field | null => {
-    if (Object.hasOwn(fields, name)) return fields[name];
+    const field = Object.hasOwn(fields, name) ? fields[name] : undefined;
+    if (field) return field;
     problems.add(path, 'enum', `must be a field of ${METRICS[metric].source} for ${metric}: ${fieldNames.join(', ')}`);
     return null;
   };
@@ -202,20 +204,24 @@ async function computeEntry(
   const groups = plan.levels.map(() => new Map<string, Map<string, repo.AggregateRow>>());
   for (const row of rows) {
     if (row.level === 0) continue;
-    const byParent = groups[row.level - 1];
+    const byParent = itemAt(groups, row.level - 1);
     const parent = row.keys.slice(0, -1).join('\u0000');
     if (!byParent.has(parent)) byParent.set(parent, new Map());
-    byParent.get(parent)!.set(row.keys[row.keys.length - 1], row);
+    byParent.get(parent)!.set(itemAt(row.keys, -1), row);
   }
 
   const build = (depth: number, parentKeys: string[]): Bucket[] => {
-    const { level, format } = plan.levels[depth];
-    const children = groups[depth].get(parentKeys.join('\u0000')) ?? new Map<string, repo.AggregateRow>();
+    const { level, format } = itemAt(plan.levels, depth);
+    const children = itemAt(groups, depth).get(parentKeys.join('\u0000')) ?? new Map<string, repo.AggregateRow>();
     const members: { raw: string; key: string; row: repo.AggregateRow | undefined }[] =
       level.type === 'date'
-        ? axes[depth].map((start) => ({ raw: start.wall, key: formatBucketStart(start, format!, timeZone), row: children.get(start.wall) }))
+        ? itemAt(axes, depth).map((start) => ({
+            raw: start.wall,
+            key: formatBucketStart(start, format!, timeZone),
+            row: children.get(start.wall),
+          }))
         : [...children.values()]
-            .map((row) => ({ raw: row.keys[depth], key: row.keys[depth], row }))
+            .map((row) => ({ raw: itemAt(row.keys, depth), key: itemAt(row.keys, depth), row }))
             .sort((a, b) => b.row.count - a.row.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     budget.take(budgetPath, members.length);
     return members.map(({ raw, key, row }) => ({
@@ -251,7 +257,7 @@ export async function computeStatistics(
 
   const localEnds = plans.flatMap((plan) => [plan.from, plan.to]).flatMap((end) => (end && 'local' in end ? [end.local] : []));
   const resolved = new Map<string, Date>();
-  (await repo.resolveLocalTimes(deps.db, timeZone, localEnds)).forEach((at, i) => resolved.set(localEnds[i], at));
+  (await repo.resolveLocalTimes(deps.db, timeZone, localEnds)).forEach((at, i) => resolved.set(itemAt(localEnds, i), at));
   const instantOf = (end: RangeEnd | null) => (end === null ? null : 'at' in end ? end.at : resolved.get(end.local)!);
   const resolvedPlans: ResolvedPlan[] = plans.map((plan) => {
     const fromAt = instantOf(plan.from);
@@ -271,5 +277,5 @@ export async function computeStatistics(
 
   const budget = new BucketBudget();
   const results = await Promise.all(resolvedPlans.map((plan) => computeEntry(deps, accountId, timeZone, plan, budget)));
-  return Object.fromEntries(resolvedPlans.map((plan, i) => [plan.key, results[i]()]));
+  return Object.fromEntries(resolvedPlans.map((plan, i) => [plan.key, itemAt(results, i)()]));
 }

@@ -51,8 +51,9 @@ function wallOf(ms: number, zone: string): number {
     });
     formatters.set(zone, formatter);
   }
-  const part = Object.fromEntries(formatter.formatToParts(new Date(ms)).map((p) => [p.type, Number(p.value)]));
-  return Date.UTC(part.year, part.month - 1, part.day, part.hour, part.minute, part.second);
+  const parts = formatter.formatToParts(new Date(ms));
+  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+  return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute'), part('second'));
 }
 const offsetAt = (ms: number, zone: string) => wallOf(ms, zone) - Math.floor(ms / 1000) * 1000;
 
@@ -191,7 +192,7 @@ function aggregateOf(metric: Metric, objects: StatObject[]): number {
   if (metric !== 'response_time' && metric !== 'first_response_time' && metric !== 'time_to_close') return objects.length;
   const sorted = objects.map((o) => o.value).sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** The keys an object has for a field: array fields one per distinct element, nulls none. */
@@ -241,7 +242,7 @@ function reference(entry: Entry, conversations: Json[], zone: string): { result:
   let count = 0;
 
   const build = (level: number, objects: StatObject[]): Bucket[] => {
-    const agg = entry.aggs[level];
+    const agg = entry.aggs[level]!;
     let members: { key: string; objects: StatObject[] }[];
     if (agg.type === 'terms') {
       const byKey = new Map<string, StatObject[]>();
@@ -359,12 +360,12 @@ function entryFrom(
     name: seed.metric,
     range: { from: end(from), to: end(to) },
     query: seed.filters.map((filter) => {
-      const field = fields[filter.field % fields.length];
+      const field = fields[filter.field % fields.length]!;
       const candidates = pool(field);
       const values = filter.picks.map((pick) => candidates[pick % candidates.length]);
       return { field, value: filter.asArray ? values : values[0] };
     }),
-    aggs: seed.aggs.map((agg) => (agg.type === 'terms' ? { type: 'terms', field: fields[agg.field % fields.length] } : agg)),
+    aggs: seed.aggs.map((agg) => (agg.type === 'terms' ? { type: 'terms', field: fields[agg.field % fields.length]! } : agg)),
   };
 }
 
@@ -377,7 +378,7 @@ describe('POST /v2/statistics agrees with a reference implementation', () => {
         fc.array(fc.constantFrom(...ZONES), { minLength: 1, maxLength: 2 }),
         fc.array(entryArb, { minLength: 1, maxLength: 6 }),
         async (anchorIndex, chats, zones, seeds) => {
-          const anchor = ANCHORS[anchorIndex];
+          const anchor = ANCHORS[anchorIndex]!;
           const account = await t.account();
           const f = conversationFactory(t, account);
           const agents = [(await f.agent()).id, (await f.agent()).id];

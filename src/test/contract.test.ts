@@ -68,22 +68,22 @@ describe('the in-suite check of exchanges against /v2/openapi.json', () => {
       ),
     ];
     assert.match(
-      found[0].join(),
+      found[0]!.join(),
       /^getConversation \(GET \/v2\/conversations\/\{id\}\) 200: body \/close_type must be equal to one of the allowed values/,
     );
     assert.deepEqual(found[1], ['listAgents (GET /v2/agents): status 418 is not declared']);
-    assert.match(found[2].join(), /^listAgents \(GET \/v2\/agents\) 200: content type text\/plain is not declared/);
+    assert.match(found[2]!.join(), /^listAgents \(GET \/v2\/agents\) 200: content type text\/plain is not declared/);
     assert.match(
-      found[3].join(),
+      found[3]!.join(),
       /^createContact \(POST \/v2\/contacts\): answered 2xx to an invalid body: \/email must match format "email"/,
     );
     assert.match(
-      found[4].join(),
+      found[4]!.join(),
       /^downloadUpload .* 200: header x-content-type-options \(root\) must be equal to one of the allowed values/,
     );
     // An operation without a body declares an optional empty one (src/http/error-handler.ts EMPTY_BODY).
     assert.match(
-      found[5].join(),
+      found[5]!.join(),
       /^pingAgent \(POST \/v2\/agents\/\{id\}\/ping\): answered 2xx to an invalid body: .*additional properties/,
     );
     // They are what close() fails the file with; taken here, as this test made them on purpose.

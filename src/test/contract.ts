@@ -93,7 +93,7 @@ class Contract {
       const exact = this.operations.find((op) => op.method === verb && op.path === documented);
       if (exact) return exact;
     }
-    const pathname = url.split('?')[0];
+    const pathname = url.split('?')[0]!;
     return this.operations
       .filter((op) => op.method === verb && op.pattern.test(pathname))
       .sort((a, b) => a.path.split('{').length - b.path.split('{').length)[0];
@@ -115,7 +115,9 @@ class Contract {
     if (typeof ref !== 'string') return { response, pointer };
     const name = ref.split('/').pop() as string;
     const responses = (this.#doc.components as Json).responses as Record<string, Json>;
-    return { response: responses[name], pointer: `#/components/responses/${escapePointer(name)}` };
+    const resolved = responses[name];
+    if (!resolved) throw new Error(`${pointer}: ${ref} names no response of components/responses`);
+    return { response: resolved, pointer: `#/components/responses/${escapePointer(name)}` };
   }
 
   errorsOf(validate: ValidateFunction): string {
@@ -131,7 +133,7 @@ class Contract {
 
 const mediaType = (value: unknown) =>
   String(value ?? '')
-    .split(';')[0]
+    .split(';')[0]!
     .trim()
     .toLowerCase();
 
@@ -139,7 +141,10 @@ const mediaType = (value: unknown) =>
 function contentFor<T>(content: Record<string, T> | undefined, type: string): [string, T] | undefined {
   if (!content) return undefined;
   const wildcard = `${type.split('/')[0]}/*`;
-  for (const key of [type, wildcard, '*/*']) if (key in content) return [key, content[key]];
+  for (const key of [type, wildcard, '*/*']) {
+    const entry = content[key];
+    if (entry !== undefined) return [key, entry];
+  }
   return undefined;
 }
 
@@ -244,7 +249,7 @@ function coerce(value: unknown, schema: Json | undefined): unknown {
 
 function checkRequest(c: Contract, name: string, operation: Operation, exchange: Exchange): string[] {
   const found: string[] = [];
-  const [pathname, search = ''] = exchange.url.split(/\?(.*)/s);
+  const [pathname = '', search = ''] = exchange.url.split(/\?(.*)/s);
   const query = parseQuery(search);
   const pathValues = pathValuesOf(operation.path, pathname);
   operation.parameters.forEach((parameter, i) => {
@@ -303,12 +308,13 @@ function pathValuesOf(template: string, pathname: string): Record<string, string
   const values = pathname.split('/');
   const out: Record<string, string> = {};
   names.forEach((segment, i) => {
-    const match = /^\{(.+)\}$/.exec(segment);
-    if (match && values[i] !== undefined) {
+    const name = /^\{(.+)\}$/.exec(segment)?.[1];
+    const value = values[i];
+    if (name !== undefined && value !== undefined) {
       try {
-        out[match[1]] = decodeURIComponent(values[i]);
+        out[name] = decodeURIComponent(value);
       } catch {
-        out[match[1]] = values[i];
+        out[name] = value;
       }
     }
   });

@@ -45,11 +45,12 @@ describe('documentation', () => {
 
   it('links only to files and headings that exist', () => {
     const headings = new Map(
-      documents.map((file) => [file, new Set([...prose(read(file)).matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1])))]),
+      documents.map((file) => [file, new Set([...prose(read(file)).matchAll(/^#+ (.*)$/gm)].map((m) => anchor(m[1]!)))]),
     );
     const broken: string[] = [];
     for (const file of documents) {
       for (const [, target] of prose(read(file)).matchAll(/\]\(([^)\s]+)\)/g)) {
+        assert.ok(target);
         if (/^[a-z]+:/.test(target)) continue;
         const [linked, fragment] = target.split('#');
         const resolved = linked ? path.posix.normalize(path.posix.join(path.posix.dirname(file), linked)) : file;
@@ -72,7 +73,7 @@ describe('documentation', () => {
     const cited = new Set<string>();
     for (const file of ['src', 'bench', 'docs'].flatMap(filesUnder)) {
       for (const [, list] of read(file).matchAll(/docs\/behaviour\.md (§\d+(?:(?:, | and )§\d+)*)/g)) {
-        for (const [, number] of list.matchAll(/§(\d+)/g)) cited.add(number);
+        for (const [, number] of list!.matchAll(/§(\d+)/g)) cited.add(number!);
       }
     }
     assert.ok(cited.size > 0);

@@ -72,7 +72,8 @@ export async function openEventStream(
           .map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
       );
       buffer = buffer.slice(end + 2);
-      if (fields.data !== undefined) messages.push({ id: Number(fields.id), event: fields.event, data: JSON.parse(fields.data) });
+      if (fields.data !== undefined)
+        messages.push({ id: Number(fields.id), event: fields.event ?? 'message', data: JSON.parse(fields.data) });
     }
     return true;
   };

@@ -28,8 +28,11 @@ export interface Storage {
   cleanup(): Promise<void>;
 }
 
+/** Storage in a PostgreSQL database of its own, at DATABASE_URL. */
+export type PostgresStorage = Storage & { env: { DATABASE_URL: string } };
+
 /** A PGlite data directory of its own. */
-export function tempDataDir(): Storage {
+export function tempDataDir(): Storage & { env: { DATA_DIR: string } } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'chat-service-test-'));
   return { env: { DATA_DIR: dir }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -54,7 +57,7 @@ export function openStorage(storage: Storage): Promise<Db> {
 }
 
 /** A new database on the server `adminUrl` names (`<prefix>_<pid>_<random>`), dropped by `cleanup`. */
-export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<Storage> {
+export async function freshPostgresDatabase(adminUrl: string, prefix: string): Promise<PostgresStorage> {
   const name = `${prefix}_${process.pid}_${randomString(6)
     .toLowerCase()
     .replace(/[^a-z0-9]/g, 'x')}`;

@@ -23,6 +23,7 @@ import { appendFileSync, chownSync, existsSync, mkdtempSync, readFileSync, rmSyn
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { firstRow } from '../db/rows.ts';
 import { freePort, postgresUser, unanswered } from './pgbouncer.ts';
 import { waitUntilReady } from './server-process.ts';
 
@@ -229,12 +230,12 @@ export async function startReplicaPair(options: ReplicaPairOptions = {}): Promis
       try {
         await primary.connect();
         await replica.connect();
-        const { rows } = await primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn');
+        const { lsn } = firstRow((await primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn')).rows);
         const deadline = Date.now() + timeoutMs;
         for (;;) {
-          const replayed = await replica.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [rows[0].lsn]);
-          if (replayed.rows[0].done) return;
-          if (Date.now() > deadline) throw new Error(`The replica did not replay ${rows[0].lsn} within ${timeoutMs} ms`);
+          const replayed = await replica.query<{ done: boolean }>('select pg_last_wal_replay_lsn() >= $1::pg_lsn as done', [lsn]);
+          if (firstRow(replayed.rows).done) return;
+          if (Date.now() > deadline) throw new Error(`The replica did not replay ${lsn} within ${timeoutMs} ms`);
           await sleep(20);
         }
       } finally {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 import type { Scope } from '../auth/scopes.ts';
 
 type TokenRow = Pick<Row<'api_tokens'>, 'id' | 'name' | 'created_at'> & { scopes: Scope[] };
@@ -13,7 +13,7 @@ export async function insertToken(
      returning id, name, scopes, created_at`,
     [token.accountId, token.id, token.name, token.scopes, token.tokenHash, token.at],
   );
-  return rows[0];
+  return firstRow(rows);
 }
 
 export async function activeTokens(db: Queryable, accountId: string): Promise<TokenRow[]> {

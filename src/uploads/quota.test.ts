@@ -61,7 +61,7 @@ async function stored(account: TestAccount): Promise<{ uploads: number; bytes: n
             (select count(*) from upload_chunks where account_id = $1) as chunks`,
     [account.accountId],
   );
-  return { uploads: Number(rows[0].uploads), bytes: Number(rows[0].bytes), chunks: Number(rows[0].chunks) };
+  return { uploads: Number(rows[0]!.uploads), bytes: Number(rows[0]!.bytes), chunks: Number(rows[0]!.chunks) };
 }
 
 async function waitFor(what: string, condition: () => Promise<boolean>): Promise<void> {
@@ -159,7 +159,7 @@ describe('upload quotas', () => {
       const { rows } = await t.db.query<{ n: number }>('select count(*) as n from uploads where account_id = $1 and not complete', [
         account.accountId,
       ]);
-      return Number(rows[0].n) === 2;
+      return Number(rows[0]!.n) === 2;
     });
     // ...so only the check made while completing, one account at a time, can refuse one.
     first.body.end();

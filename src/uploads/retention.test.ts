@@ -33,7 +33,7 @@ async function upload(account: TestAccount, fileName: string): Promise<Uploaded>
     res.body.file_name,
   ]);
   assert.equal(rows.length, 1);
-  return { token: res.body.token, id: rows[0].id, data };
+  return { token: res.body.token, id: rows[0]!.id, data };
 }
 
 /** A message of a new conversation of `account` attaching `tokens`; returns the reply status. */
@@ -121,7 +121,7 @@ describe('upload retention', () => {
       [a.accountId],
     );
     assert.deepEqual(
-      sorted(rows.map((row) => row.attachments[0].url)),
+      sorted(rows.map((row) => row.attachments[0]!.url)),
       sorted([attached.id, late.id].map((id) => `/v2/uploads/${id}/content`)),
     );
 

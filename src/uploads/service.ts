@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { Queryable } from '../db/db.ts';
+import { itemAt } from '../arrays.ts';
 import type { Deps } from '../deps.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { newId, randomString, sha256 } from '../ids.ts';
@@ -70,8 +71,8 @@ const ACTIVE_TYPE = /html|xml|svg|script/;
  * application/octet-stream (docs/behaviour.md §11).
  */
 export function servedFileType(fileType: string): string {
-  const essence = fileType.split(';')[0].trim().toLowerCase();
-  const [topLevel] = essence.split('/');
+  const essence = itemAt(fileType.split(';'), 0).trim().toLowerCase();
+  const topLevel = itemAt(essence.split('/'), 0);
   const passive =
     essence === 'text/plain' ||
     essence === 'text/csv' ||
@@ -87,7 +88,7 @@ export function servedFileType(fileType: string): string {
  * browser; the fallback also drops quotes and `%` (some browsers percent-decode it).
  */
 export function contentDisposition(fileName: string, servedType: string): string {
-  const disposition = INLINE_IMAGE_TYPES.has(servedType.split(';')[0].trim().toLowerCase()) ? 'inline' : 'attachment';
+  const disposition = INLINE_IMAGE_TYPES.has(itemAt(servedType.split(';'), 0).trim().toLowerCase()) ? 'inline' : 'attachment';
   // eslint-disable-next-line no-control-regex -- control characters are what we remove
   const safeName = fileName.replace(/[\u0000-\u001f\u007f/\\\u202a-\u202e\u2066-\u2069]/g, '_');
   const fallback = safeName.replace(/[^\x20-\x7e]|["%]/g, '_');

@@ -88,7 +88,7 @@ describe('POST /v2/uploads', () => {
       account.accountId,
     ]);
     assert.equal(rows.length, 1);
-    assert.notEqual(rows[0].token_hash, res.body.token, 'only a hash of the token is stored');
+    assert.notEqual(rows[0]!.token_hash, res.body.token, 'only a hash of the token is stored');
   });
 
   it('stores a raw body with its content type and ?file_name=, JSON included', async () => {
@@ -206,11 +206,13 @@ describe('POST /v2/uploads', () => {
               .toString()
               .split('|')
               .map((p) => Buffer.from(p));
+      assert.ok(tail);
       body.write(head);
       body.write(file.subarray(0, 3 * UPLOAD_CHUNK_BYTES));
       const chunks = async () =>
         Number(
-          (await t.db.query<{ n: number }>('select count(*) as n from upload_chunks where account_id = $1', [account.accountId])).rows[0].n,
+          (await t.db.query<{ n: number }>('select count(*) as n from upload_chunks where account_id = $1', [account.accountId])).rows[0]!
+            .n,
         );
       for (let i = 0; (await chunks()) < 2; i++) {
         assert.ok(i < 400, 'chunks are stored before the body ends');

@@ -49,14 +49,14 @@ export function visitorFamily(deps: Deps, failures: AuthFailureLimiter): Family 
     // against the client's address as an API token's do (src/auth/failures.ts).
     async authenticate(request) {
       if (!request.routeOptions.config.visitor) return;
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-      const credential = match ? `visitor:${match[1]}` : 'visitor:none';
+      const token = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1];
+      const credential = token !== undefined ? `visitor:${token}` : 'visitor:none';
       failures.check(request.ip, credential);
-      const visitor = match ? await findVisitor(deps, match[1]) : null;
+      const visitor = token !== undefined ? await findVisitor(deps, token) : null;
       if (!visitor) {
         failures.failed(request.ip, credential);
         throw unauthorized(
-          match ? 'Unknown, expired or revoked visitor token' : 'Missing visitor token: send Authorization: Bearer <token>',
+          token !== undefined ? 'Unknown, expired or revoked visitor token' : 'Missing visitor token: send Authorization: Bearer <token>',
         );
       }
       const origin = originOf(request);

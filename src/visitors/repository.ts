@@ -83,7 +83,7 @@ export async function findWrite(db: Queryable, write: ClientWrite): Promise<stri
     `select result_id from widget_writes where ${WRITE_KEY}`,
     keyParams(write),
   );
-  return rows.length === 0 ? undefined : rows[0].result_id;
+  return rows[0]?.result_id;
 }
 
 export async function settleWrite(db: Queryable, write: ClientWrite, resultId: string): Promise<void> {

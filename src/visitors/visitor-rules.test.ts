@@ -165,7 +165,7 @@ describe('a session started while its contact is erased', () => {
             s.account.accountId,
             first.body.contact_id,
           ])
-        ).rows[0].n;
+        ).rows[0]!.n;
       let started: Promise<Reply> | undefined;
       // The session's insert waits for this lock; the identity's lookup (a read) does not.
       await t.db.transaction(async (tx) => {
@@ -177,7 +177,7 @@ describe('a session started while its contact is erased', () => {
               await t.db.query<{ n: number }>(
                 `select count(*)::int as n from pg_locks where relation = 'widget_sessions'::regclass and not granted`,
               )
-            ).rows[0].n > 0,
+            ).rows[0]!.n > 0,
         );
         await t.db.query('update contacts set erasing_at = now() where account_id = $1 and id = $2', [
           s.account.accountId,

@@ -99,6 +99,7 @@ describe('POST /widget/v1/uploads', () => {
     });
     assert.equal(sent.status, 200, JSON.stringify(sent.body));
     const [upload] = await uploadsOf(s.account);
+    assert.ok(upload);
     assert.equal(sent.body.text, null);
     assert.deepEqual(sent.body.attachments, [
       { type: 'upload', url: `/widget/v1/uploads/${upload.id}/content`, file_name: 'invoice.pdf', file_type: 'application/pdf', size: 19 },

@@ -378,9 +378,9 @@ describe('GET /widget/v1/events', () => {
       events.map((e) => e.event),
       ['conversation.opened', 'conversation.contact_replied', 'conversation.agent_typing', 'conversation.agent_replied'],
     );
-    assert.deepEqual(events[2].data.data, { conversation_id: conv.id, is_typing: true });
-    assert.equal(events[3].data.data.message.text, 'Hello from the agent');
-    assert.deepEqual(Object.keys(events[3].data).sort(), ['data', 'event', 'id', 'timestamp']);
+    assert.deepEqual(events[2]!.data.data, { conversation_id: conv.id, is_typing: true });
+    assert.equal(events[3]!.data.data.message.text, 'Hello from the agent');
+    assert.deepEqual(Object.keys(events[3]!.data).sort(), ['data', 'event', 'id', 'timestamp']);
     const text = JSON.stringify(events);
     for (const secret of ['VIP', 'other visitor', agent.id, s.account.accountId, 'assigned_ids', 'variables']) {
       assert.ok(!text.includes(secret), `leaks ${secret}`);
@@ -390,7 +390,7 @@ describe('GET /widget/v1/events', () => {
       base,
       v.token,
       '',
-      { origin: s.origin, 'last-event-id': String(events[0].id) },
+      { origin: s.origin, 'last-event-id': String(events[0]!.id) },
       '/widget/v1/events',
     );
     const again = await resumed.next(3);

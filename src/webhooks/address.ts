@@ -92,6 +92,8 @@ export function publicOnlyLookup(hostname: string, options: LookupOptions, callb
       if (range) return callback(new RefusedAddressError(hostname, entry.address, range), []);
     }
     if (options.all) return callback(null, addresses);
-    return callback(null, addresses[0].address, addresses[0].family);
+    const [first] = addresses;
+    if (!first) return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' }), []);
+    return callback(null, first.address, first.family);
   });
 }

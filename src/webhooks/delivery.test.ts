@@ -123,6 +123,7 @@ describe('webhook delivery', () => {
     assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 1, delivered: 1 });
     assert.equal(receiver.requests.length, 1);
     const [request] = receiver.requests;
+    assert.ok(request);
     const expected = createHmac('sha256', webhook.secret).update(request.raw).digest('hex');
     assert.equal(request.headers['x-chat-service-hmac'], expected);
     assert.equal(request.headers['content-type'], 'application/json');
@@ -136,6 +137,7 @@ describe('webhook delivery', () => {
     assert.equal(request.body.data.agent.status, 'online');
 
     const [attempt] = await attemptsOf(account, webhook.id);
+    assert.ok(attempt);
     assert.deepEqual(
       { ...attempt, duration: typeof attempt.duration, attempted_at: attempt.attempted_at === t.clock.now().toISOString() },
       {
@@ -174,7 +176,7 @@ describe('webhook delivery', () => {
       contactsOnly.delivered().map((e) => e.event),
       ['contact.created'],
     );
-    assert.equal(contactsOnly.delivered()[0].data.contact.id, contact.body.id);
+    assert.equal(contactsOnly.delivered()[0]!.data.contact.id, contact.body.id);
     assert.ok(all.delivered().every((e) => e.account_id === account.accountId));
   });
 
@@ -197,7 +199,7 @@ describe('webhook delivery', () => {
       delivered.map((e) => e.data.agent.status),
       statuses,
     );
-    const first = delivered[0].id;
+    const first = delivered[0]!.id;
     assert.deepEqual(ids(delivered), [first, first + 1, first + 2, first + 3]);
     assert.deepEqual(
       receiver.requests.map((r) => r.body.id),
@@ -224,7 +226,7 @@ describe('webhook delivery', () => {
       const nominal = RETRY_BASE_MS * 2 ** n;
       assert.ok(delay >= nominal && delay <= nominal * 1.25, `retry ${n + 1} after ${delay} ms`);
     });
-    assert.equal(attempts[3].next_attempt_at, null);
+    assert.equal(attempts[3]!.next_attempt_at, null);
   });
 
   it('counts a timeout as a failure and retries', async (ctx) => {
@@ -238,13 +240,14 @@ describe('webhook delivery', () => {
     const impatient = { ...t.deps, config: { ...t.deps.config, webhookTimeoutMs: SHORT_TIMEOUT_MS } };
     assert.deepEqual(await deliverDueWebhooks(impatient), { attempted: 1, delivered: 0 });
     const [timedOut] = await attemptsOf(account, webhook.id);
+    assert.ok(timedOut);
     assert.equal(timedOut.status_code, null);
     assert.equal(timedOut.error, 'timeout');
     assert.notEqual(timedOut.next_attempt_at, null);
 
     hang = false;
     await deliverUntil(() => receiver.delivered().length === 1);
-    assert.equal(receiver.delivered()[0].id, receiver.requests[0].body.id);
+    assert.equal(receiver.delivered()[0]!.id, receiver.requests[0]!.body.id);
   });
 
   it('keeps each conversation in order while a failing conversation waits and the others flow', async (ctx) => {
@@ -319,7 +322,7 @@ describe('webhook delivery', () => {
 
     for (let pass = 0; pass < flowingEvents.length + 1; pass++) await deliverDueWebhooks(t.deps);
     assert.deepEqual(ids(receiver.delivered()), flowingEvents);
-    assert.equal(receiver.delivered()[0].event, 'conversation.opened');
+    assert.equal(receiver.delivered()[0]!.event, 'conversation.opened');
     assert.equal(receiver.delivered().at(-1)?.event, 'conversation.closed');
     assert.equal(receiver.requests.filter((r) => conversationOf(r.body) === stuckId).length, 1);
 
@@ -338,10 +341,10 @@ describe('webhook delivery', () => {
 
     await deliverUntil(() => false, 3 * 3600);
     const attempts = await attemptsOf(account, webhook.id);
-    const last = attempts[attempts.length - 1];
+    const last = attempts[attempts.length - 1]!;
     assert.equal(last.event_id, lost);
     assert.equal(last.next_attempt_at, null, 'given up');
-    assert.ok(Date.parse(last.attempted_at) - Date.parse(attempts[0].attempted_at) >= 24 * 3600 * 1000);
+    assert.ok(Date.parse(last.attempted_at) - Date.parse(attempts[0]!.attempted_at) >= 24 * 3600 * 1000);
     assert.ok(attempts.slice(0, -1).every((a) => a.next_attempt_at !== null));
 
     down = false;
@@ -361,6 +364,7 @@ describe('webhook delivery', () => {
     assert.deepEqual(await deliverDueWebhooks(guarded), { attempted: 1, delivered: 0 });
     assert.equal(receiver.requests.length, 0);
     const [attempt] = await attemptsOf(account, webhook.id);
+    assert.ok(attempt);
     assert.equal(attempt.status_code, null);
     assert.equal(attempt.error, 'refused_address', 'a reason, not the socket text naming the address (issue 18.9)');
   });
@@ -394,7 +398,7 @@ describe('webhook delivery across instances and restarts', () => {
     const { rows } = await t.db.query<{ n: number }>('select count(*)::int as n from webhook_deliveries where webhook_id = $1', [
       webhook.id,
     ]);
-    assert.equal(rows[0].n, 3);
+    assert.equal(rows[0]!.n, 3);
     const crashed = await claimDueDeliveries(t.db, now, new Date(now.getTime() + 60_000), { limit: 100, perWebhook: 10 });
     assert.deepEqual(
       crashed.map((d) => d.webhook_id),
@@ -404,9 +408,9 @@ describe('webhook delivery across instances and restarts', () => {
     assert.deepEqual(await deliverDueWebhooks(t.deps), { attempted: 0, delivered: 0 }, 'the lease is respected');
     t.clock.advance(61);
     await deliverUntil(() => receiver.delivered().length === 3);
-    const first = crashed[0].event_id;
+    const first = crashed[0]!.event_id;
     assert.deepEqual(ids(receiver.delivered()), [first, first + 1, first + 2]);
-    assert.equal((await attemptsOf(account, webhook.id))[0].attempt, 2, 'the lost attempt counts');
+    assert.equal((await attemptsOf(account, webhook.id))[0]!.attempt, 2, 'the lost attempt counts');
   });
 
   it('queues again after finding the webhooks busy in another instance, instead of taking the events as queued', async (ctx) => {
@@ -482,7 +486,7 @@ describe('webhook delivery across instances and restarts', () => {
       await jobs.stop();
     }
     const delivered = ids(receiver.delivered());
-    assert.deepEqual(delivered, [delivered[0], delivered[0] + 1, delivered[0] + 2]);
+    assert.deepEqual(delivered, [delivered[0], delivered[0]! + 1, delivered[0]! + 2]);
   });
 });
 
@@ -547,6 +551,7 @@ describe('Standard Webhooks signatures, checked with the standardwebhooks librar
     await deliverDueWebhooks(t.deps);
     assert.equal(receiver.delivered().length, 1);
     const [failed, retried] = receiver.requests;
+    assert.ok(retried && failed);
     for (const request of [failed, retried]) {
       assert.deepEqual(verify(webhook.secret, request), request.body);
       assert.equal(request.headers['webhook-id'], String(request.body.id));
@@ -570,6 +575,7 @@ describe('Standard Webhooks signatures, checked with the standardwebhooks librar
     await produceAgentEvents(t, account, 1);
     await deliverDueWebhooks(t.deps);
     const [request] = receiver.requests;
+    assert.ok(request);
     assert.deepEqual(verify(new StandardWebhook(secret, { format: 'raw' }), request), request.body);
   });
 
@@ -583,6 +589,7 @@ describe('Standard Webhooks signatures, checked with the standardwebhooks librar
     await deliverDueWebhooks(t.deps);
     t.clock.reset();
     const [captured] = receiver.requests;
+    assert.ok(captured);
     const refused = verify(webhook.secret, captured);
     assert.ok(refused instanceof WebhookVerificationError);
     assert.equal(refused.message, 'Message timestamp too old');
@@ -613,7 +620,7 @@ describe('Standard Webhooks signatures, checked with the standardwebhooks librar
 
     await produceAgentEvents(t, account, 1);
     await deliverDueWebhooks(t.deps);
-    const during = receiver.requests[0];
+    const during = receiver.requests[0]!;
     assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2);
     assert.deepEqual(verify(rotated.body.secret, during), during.body, 'the new secret verifies');
     assert.deepEqual(verify(webhook.secret, during), during.body, 'the replaced one too, during the window');
@@ -622,7 +629,7 @@ describe('Standard Webhooks signatures, checked with the standardwebhooks librar
     t.clock.advance(120);
     await produceAgentEvents(t, account, 1);
     await deliverDueWebhooks(t.deps);
-    const after = receiver.requests[1];
+    const after = receiver.requests[1]!;
     assert.equal(String(after.headers['webhook-signature']).split(' ').length, 1);
     assert.deepEqual(verify(rotated.body.secret, after), after.body);
     assert.ok(verify(webhook.secret, after) instanceof WebhookVerificationError, 'the window is over');
@@ -633,7 +640,7 @@ describe('Standard Webhooks signatures, checked with the standardwebhooks librar
     assert.deepEqual([immediate.status, immediate.body.secret, immediate.body.previous_secret_expires_at], [200, given, null]);
     await produceAgentEvents(t, account, 1);
     await deliverDueWebhooks(t.deps);
-    const last = receiver.requests[2];
+    const last = receiver.requests[2]!;
     assert.deepEqual(verify(given, last), last.body);
     assert.ok(verify(rotated.body.secret, last) instanceof WebhookVerificationError);
     t.clock.reset();

@@ -5,6 +5,7 @@
  * leases them.
  */
 import type { Db, Queryable } from '../db/db.ts';
+import { firstRow } from '../db/rows.ts';
 import type { EventRow } from '../events/repository.ts';
 import { dropMonthsBefore, monthStart } from '../db/partitions.ts';
 
@@ -169,18 +170,20 @@ export async function finishAttempt(db: Db, delivery: ClaimedDelivery, outcome: 
       );
       return;
     }
-    const { rows: removed } = await tx.query<{ lane: string }>(
+    const {
+      rows: [removed],
+    } = await tx.query<{ lane: string }>(
       `delete from webhook_deliveries where account_id = $1 and webhook_id = $2 and event_id = $3 and attempts = $4
        returning lane`,
       key,
     );
-    if (removed.length === 0) return;
+    if (!removed) return;
     await tx.query(
       `update webhook_deliveries set next_attempt_at = $4
        where account_id = $1 and webhook_id = $2 and event_id = (
          select min(event_id) from webhook_deliveries where account_id = $1 and webhook_id = $2 and lane = $3
        )`,
-      [delivery.account_id, delivery.webhook_id, removed[0].lane, now],
+      [delivery.account_id, delivery.webhook_id, removed.lane, now],
     );
   });
 }
@@ -204,7 +207,7 @@ export async function pruneAttempts(db: Queryable, before: Date): Promise<void> 
 export async function dropEmptyDeliveryMonths(db: Db, now: Date): Promise<number> {
   return dropMonthsBefore(db, 'webhook_deliveries', monthStart(now), async (tx, partition) => {
     const { rows } = await tx.query<{ used: boolean }>(`select exists (select 1 from ${partition.name}) as used`);
-    return rows[0].used;
+    return firstRow(rows).used;
   });
 }
 

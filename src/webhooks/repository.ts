@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import type { Row } from '../db/rows.ts';
+import { firstRow, type Row } from '../db/rows.ts';
 import type { DeliveryError } from './sender.ts';
 
 export type WebhookRow = Pick<Row<'webhooks'>, 'id' | 'url' | 'event_types' | 'created_at'>;
@@ -22,7 +22,7 @@ export async function insertWebhook(
      returning id, url, event_types, created_at`,
     [accountId, input.id, input.url, input.eventTypes, input.secret, input.queuedThroughEventId, input.createdAt],
   );
-  return rows[0];
+  return firstRow(rows);
 }
 
 export async function listWebhooks(db: Queryable, accountId: string): Promise<WebhookRow[]> {

@@ -194,7 +194,7 @@ describe('in Chromium', { skip: skipWithoutBrowser }, () => {
       await page.waitForFunction(() => localStorage.length === 1);
       const conversations = await conversationsOf(account);
       assert.equal(conversations.length, 1);
-      conversationId = conversations[0].id;
+      conversationId = conversations[0]!.id;
       const conversation = await conversationOf(conversationId);
       assert.deepEqual(
         conversation.messages.map((m: Json) => [m.sub_type, m.content.text]),
@@ -352,7 +352,7 @@ describe('in Chromium', { skip: skipWithoutBrowser }, () => {
       await page.keyboard.press('Enter');
       await page.locator(`${W} .note`, { hasText: 'Nobody is online right now' }).waitFor();
       await screenshot(page, 'widget-offline', false);
-      assert.equal((await conversationsOf(quiet))[0].is_offline, true);
+      assert.equal((await conversationsOf(quiet))[0]!.is_offline, true);
       await context.close();
     } finally {
       await page2.close();
@@ -415,7 +415,7 @@ describe('in Chromium', { skip: skipWithoutBrowser }, () => {
     await page.keyboard.press('Enter');
     // A start takes text only: the file follows in the next message.
     await eventually(() => shownMessages(page), [WELCOME, 'You: Here is my invoice', 'You: invoice.pdf'], 'the visitor sees the file sent');
-    const conversationId = (await hostLog(page)).messages[0].conversation_id;
+    const conversationId = (await hostLog(page)).messages[0]!.conversation_id;
     const messages = (await conversationOf(conversationId)).messages;
     assert.deepEqual(
       messages.map((m: Json) => [m.content.text, m.attachments.map((a: Json) => a.file_name)]),
