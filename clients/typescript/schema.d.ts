@@ -5648,7 +5648,7 @@ export interface operations {
                              * @default text
                              * @enum {string}
                              */
-                            type: "text";
+                            type?: "text";
                             /** @description Plain text; text or html is required */
                             text?: string | null;
                             /** @description HTML (at most 65536 characters), sanitised: only a and br survive; links only http, https, mailto */
@@ -8040,7 +8040,7 @@ export interface operations {
                      * @description How long the replaced secret keeps signing deliveries beside the new one (0: not at all; at most 7 days). X-Chat-Service-Hmac is signed with the new secret at once
                      * @default 86400
                      */
-                    overlap_seconds: number;
+                    overlap_seconds?: number;
                 };
             };
         };

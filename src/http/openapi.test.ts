@@ -193,6 +193,26 @@ describe('the served OpenAPI document', () => {
     for (const p of defaulted) assert.equal(p.required, false, `${p.where} ${p.name}`);
   });
 
+  it('leaves request body properties with a default optional (the validator fills them in)', () => {
+    const requiredDefaults: string[] = [];
+    const walk = (node: unknown, where: string): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, `${where}/${i}`));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as { properties?: Record<string, { default?: unknown }>; required?: unknown };
+      for (const name of Array.isArray(schema.required) ? (schema.required as string[]) : [])
+        if (schema.properties?.[name]?.default !== undefined) requiredDefaults.push(`${where} ${name}`);
+      for (const [key, value] of Object.entries(node)) if (key !== 'default' && key !== 'example') walk(value, `${where}/${key}`);
+    };
+    const bodies = operations().map(({ name, op }) => ({ name, body: (op as { requestBody?: unknown }).requestBody }));
+    for (const { name, body } of bodies) walk(body, name);
+    assert.deepEqual(requiredDefaults, []);
+    const rotate = bodies.find(({ name }) => name === 'POST /v2/webhooks/{id}/secret/rotate')?.body as {
+      content: { 'application/json': { schema: { properties: Record<string, unknown>; required?: string[] } } };
+    };
+    assert.ok(rotate.content['application/json'].schema.properties.overlap_seconds);
+    assert.equal(rotate.content['application/json'].schema.required, undefined);
+  });
+
   it('documents the upload as multipart or raw (a JSON file as any JSON), and the legacy POSTs as form or JSON', () => {
     const upload = doc.paths['/v2/uploads'].post.requestBody.content;
     assert.deepEqual(Object.keys(upload).sort(), ['*/*', 'application/json', 'multipart/form-data']);

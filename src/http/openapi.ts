@@ -34,6 +34,25 @@ function hoistTitledSchemas(node: unknown, components: Record<string, unknown>):
   return { $ref: `${COMPONENT_SCHEMAS}${name}` };
 }
 
+/**
+ * A request body's property with a default may be left out: the validator fills the default in before it checks
+ * `required` (ajv's useDefaults), so the document lists it as optional, as clients may send it.
+ */
+function defaultsOptional(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(defaultsOptional);
+  if (!isObject(node)) return node;
+  const out = Object.fromEntries(
+    Object.entries(node).map(([key, value]) => [key, DATA_KEYWORDS.has(key) ? value : defaultsOptional(value)]),
+  );
+  const properties = out.properties;
+  if (Array.isArray(out.required) && isObject(properties)) {
+    const required = out.required.filter((name) => !(isObject(properties[name]) && 'default' in properties[name]));
+    if (required.length > 0) out.required = required;
+    else delete out.required;
+  }
+  return out;
+}
+
 interface Parameter {
   in: string;
   required?: boolean;
@@ -134,6 +153,7 @@ export function finishDocument(openapiObject: Json): Json {
         if (parameter.in === 'query' && parameter.schema?.default !== undefined) parameter.required = false;
       }
       for (const response of Object.values(operation.responses)) describeResponse(response);
+      for (const content of Object.values(operation.requestBody?.content ?? {})) content.schema = defaultsOptional(content.schema) as Json;
       // @fastify/swagger marks every body required; an operation taking none accepts an empty object, or nothing.
       if (operation.requestBody?.content?.['application/json']?.schema?.$ref === `${COMPONENT_SCHEMAS}empty_body`) {
         operation.requestBody.required = false;

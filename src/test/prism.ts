@@ -93,6 +93,14 @@ function multipartPrismCannotTake(request: { payload?: string | Buffer; headers?
 }
 
 /**
+ * A body without a Content-Type: the service reads it as bytes (an upload stores it as application/octet-stream),
+ * while Prism judges it by the first media type the operation lists (an upload's multipart object).
+ */
+function untypedBody(request: { payload?: string | Buffer; headers?: Record<string, string> }): boolean {
+  return request.payload !== undefined && request.payload.length > 0 && headerOf(request.headers, 'content-type') === '';
+}
+
+/**
  * A URL Prism 5.16 cannot take: malformed percent-encoding (`/v2/agents/%`) kills its process; a dot segment
  * (`/v2/conversations/../close`) it leaves unanswered, then dies; one past Node's 16 KiB of headers its server
  * refuses, and its logger dies on the refusal.
@@ -143,6 +151,18 @@ function mirrorPort(): Promise<number> {
 }
 
 /**
+ * Prism's `sl-violations` header: a JSON array, or past a number of them `Too many violations! ` and a truncated
+ * array, which counts as one violation saying so (a throw here would leave the exchange unanswered).
+ */
+function parseViolations(header: string): Violation[] {
+  try {
+    return JSON.parse(header) as Violation[];
+  } catch {
+    return [{ location: ['request'], severity: 'Error', message: `unreadable sl-violations: ${header.slice(0, 300)}` }];
+  }
+}
+
+/**
  * Shows Prism the request the test sent and the answer the app gave; returns the mismatches Prism
  * reported (empty when none). A request Prism answers itself, without forwarding, has no answer of the
  * service's to judge: it is recorded as such, and counted by the script.
@@ -154,7 +174,7 @@ export async function showPrism(
   const target = new URL(request.url, prismUrl);
   const operation = `${request.method} ${target.pathname}`;
   // The service's answer to a request Prism cannot take is checked by the contract check alone.
-  if (jsonBodyPrismCannotTake(request) || multipartPrismCannotTake(request) || urlPrismCannotTake(request.url)) {
+  if (jsonBodyPrismCannotTake(request) || multipartPrismCannotTake(request) || untypedBody(request) || urlPrismCannotTake(request.url)) {
     record({ operation, status: answer.statusCode, forwarded: false, prismStatus: 0, violations: [] });
     return [];
   }
@@ -175,7 +195,7 @@ export async function showPrism(
         response.on('error', (error) => resolve({ status: 0, violations: [], error: error.message }));
         response.on('end', () => {
           const reported = response.headers['sl-violations'];
-          resolve({ status: response.statusCode ?? 0, violations: typeof reported === 'string' ? JSON.parse(reported) : [] });
+          resolve({ status: response.statusCode ?? 0, violations: typeof reported === 'string' ? parseViolations(reported) : [] });
         });
       },
     );
