@@ -136,6 +136,7 @@ describe('failed authentications over HTTP', () => {
     for (const res of [
       await from(ip, generateToken(), '/stats/totals'),
       await t.client().request({ method: 'GET', url: '/stats/totals?apiKey=ak_nope', remoteAddress: ip }),
+      await t.client().request({ method: 'GET', url: '/stats/totals', remoteAddress: ip }),
       await t.client().request({
         method: 'POST',
         url: '/stats/totals',
@@ -149,6 +150,15 @@ describe('failed authentications over HTTP', () => {
       assert.equal(res.body.error.code, 'too_many_requests');
       assert.match(String(res.headers['retry-after']), /^[1-9]\d*$/);
     }
+  });
+
+  it('count a legacy request without an apiKey (or a bearer token) as a failure', async () => {
+    const ip = '192.0.2.21';
+    const bare = () => t.client().request({ method: 'GET', url: '/stats/totals', remoteAddress: ip });
+    for (let i = 0; i < LIMIT; i++) assert.equal((await bare()).status, 401);
+    const limited = await bare();
+    assert.deepEqual([limited.status, limited.body.error.code], [429, 'too_many_requests']);
+    assertLimited(await from(ip, generateToken()));
   });
 
   it('count the legacy apiKey like a token: a key that works here still passes a limited address', async () => {

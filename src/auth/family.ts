@@ -17,7 +17,7 @@ declare module 'fastify' {
 }
 
 /** What the failure limiter counts a missing or malformed Authorization header as (no credential ever "works"). */
-const NO_CREDENTIAL = 'no-credential';
+export const NO_CREDENTIAL = 'no-credential';
 
 const unauthorized = (message: string) =>
   new ApiError(401, 'unauthorized', message, undefined, { 'WWW-Authenticate': 'Bearer realm="chat-service"' });

@@ -6,7 +6,7 @@ import { ApiError } from '../http/errors.ts';
 import { INTERNAL_ERROR_MESSAGE, toApiError, type ErrorFormat } from '../http/error-handler.ts';
 import { formatValidationErrors } from '../http/validation.ts';
 import type { Family } from '../http/pipeline.ts';
-import { authenticateBearer } from '../auth/family.ts';
+import { authenticateBearer, NO_CREDENTIAL } from '../auth/family.ts';
 import type { TokenVerifier } from '../auth/tokens.ts';
 import { sha256 } from '../ids.ts';
 import { actingFor } from '../db/replica.ts';
@@ -99,9 +99,9 @@ export function legacyFamily(deps: Deps, verifier: TokenVerifier): Family {
     if (apiKey === undefined && authorization !== undefined) {
       return stats.accountOfToken(deps, (await authenticateBearer(verifier, authorization, request.ip, LEGACY_BEARER_SCOPES)).accountId);
     }
-    // A missing apiKey costs no lookup, and is not counted.
-    if (typeof apiKey !== 'string' || apiKey === '') return stats.authenticate(deps, apiKey);
-    return verifier.failures.guard(request.ip, sha256(apiKey), () => stats.authenticate(deps, apiKey));
+    // A missing apiKey costs no lookup, but is a failure all the same, as a missing Authorization header is.
+    const credential = typeof apiKey === 'string' && apiKey !== '' ? sha256(apiKey) : NO_CREDENTIAL;
+    return verifier.failures.guard(request.ip, credential, () => stats.authenticate(deps, apiKey));
   }
 
   return {
