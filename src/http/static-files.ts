@@ -40,6 +40,22 @@ export function matches(ifNoneMatch: string | undefined, etag: string): boolean 
   });
 }
 
+/**
+ * The Content-Security-Policy of a browser app served by this service: everything from this origin (it works without
+ * internet access, and a token typed into it can only be sent back here), images also from `imageSources`.
+ */
+export function sameOriginPolicy(imageSources: readonly string[] = []): string {
+  return [
+    "default-src 'self'",
+    ["img-src 'self'", ...imageSources].join(' '),
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
 /** A browser app of static files under one path (the dashboard, the inbox). */
 export interface StaticPages {
   /** `/dashboard`: the page at the prefix itself, its files at `<prefix>/<name>`. */
