@@ -349,6 +349,30 @@ describe('the inbox in Chromium', { skip: skipWithoutBrowser }, () => {
     await page.setViewportSize({ width: 1400, height: 900 });
   });
 
+  it('keeps a chat that opened while its tab was being read, when the older answer comes after the event', async () => {
+    // The search is read now and answered only after the chat's event arrived, as a slow search (or one on a
+    // replica) would be: the page must not drop what the event brought.
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let read = (): void => undefined;
+    const searched = new Promise<void>((resolve) => (read = resolve));
+    await page.route('**/v2/conversations/search', async (route) => {
+      const response = await route.fetch();
+      read();
+      await held;
+      await route.fulfill({ response });
+    });
+    await page.click('#tab-unassigned');
+    await searched;
+    const late = await api().post('/v2/conversations', { contact_id: jane.id, text: 'Opened during the search' });
+    await row(late.body.id).waitFor();
+    release();
+    await page.waitForFunction(() => document.getElementById('conversations')?.getAttribute('aria-busy') === 'false');
+    await page.unroute('**/v2/conversations/search');
+    assert.equal(await row(late.body.id).count(), 1);
+    assert.equal(await row(late.body.id).locator('.last').textContent(), 'Opened during the search');
+  });
+
   it('signs out: the agent offline, the token forgotten', async () => {
     await page.click('#sign-out');
     await page.locator('#sign-in-form').waitFor();

@@ -7,6 +7,7 @@ import {
   byCreated,
   byUpdatedDesc,
   contactName,
+  listAfterPage,
   newer,
   renderContent,
   replyContent,
@@ -36,6 +37,8 @@ const conversations = new Map();
 let listIds = [];
 let listAfter = null;
 let listSequence = 0;
+/** Ids live events touched while the newest list search was on its way (see listAfterPage). */
+let listChanges = new Set();
 const contacts = new Map();
 const refreshing = new Map();
 let current = null;
@@ -374,6 +377,8 @@ $('more').addEventListener('click', () => loadList(true));
 /** The tab's conversations from the search (a first page, or the next with `more`). */
 async function loadList(more = false) {
   const sequence = ++listSequence;
+  const changed = new Set();
+  listChanges = changed;
   const body = searchBody(view, me);
   if (more) body.after = listAfter;
   $('conversations').setAttribute('aria-busy', 'true');
@@ -382,11 +387,14 @@ async function loadList(more = false) {
     if (sequence !== listSequence) return;
     for (const item of page.items) {
       const { snippet: _snippet, ...record } = item;
+      // A conversation an event removed (its contact erased) while the search ran is not brought back.
+      if (changed.has(record.id) && !conversations.has(record.id)) continue;
       conversations.set(record.id, newer(conversations.get(record.id), record));
       loadContact(record.contact_id);
     }
     const ids = page.items.map((item) => item.id);
-    listIds = more ? [...listIds, ...ids.filter((id) => !listIds.includes(id))] : ids;
+    const pageIds = more ? [...listIds, ...ids.filter((id) => !listIds.includes(id))] : ids;
+    listIds = listAfterPage(pageIds, changed, conversations, view, me);
     listAfter = page.after;
     renderList();
   } catch (error) {
@@ -454,6 +462,7 @@ function renderList() {
 function upsertConversation(record) {
   const kept = newer(conversations.get(record.id), record);
   conversations.set(record.id, kept);
+  listChanges.add(kept.id);
   loadContact(kept.contact_id);
   const belongs = belongsIn(kept, view, me);
   const shown = listIds.includes(kept.id);
@@ -514,6 +523,7 @@ function handleEvent({ event, data }) {
       for (const conversation of conversations.values()) {
         if (conversation.contact_id !== data.contact_id) continue;
         conversations.delete(conversation.id);
+        listChanges.add(conversation.id);
         listIds = listIds.filter((id) => id !== conversation.id);
         if (current?.id === conversation.id) closeThreadView();
       }

@@ -37,6 +37,25 @@ export function belongsIn(conversation, view, me) {
   return true;
 }
 
+/**
+ * The ids a tab lists once a page of its search is in, given what live events changed while the search ran: the
+ * page was read from a snapshot that may predate those events (and a search may run on a replica), so a conversation
+ * an event moved into the tab stays, one an event moved out (or whose contact was erased) goes, and the rest keep the
+ * page's order. `changed` holds the ids events touched since the search was sent; `known` is every conversation held.
+ */
+export function listAfterPage(pageIds, changed, known, view, me) {
+  const ids = pageIds.filter((id) => {
+    const conversation = known.get(id);
+    return conversation !== undefined && !(changed.has(id) && belongsIn(conversation, view, me) === false);
+  });
+  for (const id of changed) {
+    const conversation = known.get(id);
+    if (conversation && !ids.includes(id) && belongsIn(conversation, view, me) === true) ids.push(id);
+  }
+  if (view.query) return ids;
+  return ids.sort((a, b) => byUpdatedDesc(known.get(a), known.get(b)));
+}
+
 /** Newest change first, as the search sorts. */
 export function byUpdatedDesc(a, b) {
   return b.updated_at.localeCompare(a.updated_at) || b.id.localeCompare(a.id);
