@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/db.ts';
-import { firstRow, type Row } from '../db/rows.ts';
+import type { Row } from '../db/rows.ts';
 
 /** An agent's row, with its presence judged and its groups gathered. */
 export type AgentRow = Pick<
@@ -50,16 +50,6 @@ export const agentAvailableSql = (account: string, group: string, at: string, tt
            where a.account_id = ${account} and a.deleted_at is null and ${availableSql(at, ttl)}
              and (${group}::text is null or exists (
                select 1 from agent_groups g where g.account_id = a.account_id and g.agent_id = a.id and g.group_id = ${group})))`;
-
-export async function agentAvailable(db: Queryable, accountId: string, groupId: string | null, presence: PresenceAt): Promise<boolean> {
-  const { rows } = await db.query<{ available: boolean }>(`select ${agentAvailableSql('$1', '$2', '$3', '$4')} as available`, [
-    accountId,
-    groupId,
-    presence.at,
-    presence.ttlSeconds,
-  ]);
-  return firstRow(rows).available;
-}
 
 /** Returns whether the agent exists (and was updated). */
 export async function setAgentStatus(db: Queryable, accountId: string, id: string, status: Row<'agents'>['status']): Promise<boolean> {

@@ -532,6 +532,33 @@ describe('messages: POST /v2/conversations/{id}/messages', () => {
     );
   });
 
+  it('puts in each event the message and the conversation exactly as the answers show them', async () => {
+    // The events are written in the statement that stores the change, from the records known before it runs.
+    const { account, f, api } = await setup();
+    const agent = await f.agent();
+    const created = await api.post('/v2/conversations', {
+      contact_id: (await f.contact()).id,
+      html: '<p>Hi <b>there</b> <a href="https://example.com/a">link</a></p>',
+      variables: { order: 1042, gift: true },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    const answered = await api.post(`/v2/conversations/${created.body.id}/messages`, {
+      sub_type: 'agent',
+      agent_id: agent.id,
+      html: 'See <a href="https://example.com/b">this</a>',
+      attachments: [{ type: 'file', url: 'https://files.example.com/guide.pdf', file_name: 'guide.pdf' }],
+    });
+    assert.equal(answered.status, 200, JSON.stringify(answered.body));
+    const stored = (await api.get(`/v2/conversations/${created.body.id}/messages`)).body.items;
+    const recorded = await events(account.accountId);
+    const opened = recorded.find((e) => e.type === 'conversation.opened');
+    assert.deepEqual(opened?.data.conversation, created.body);
+    const replies = recorded.filter((e) => e.type.endsWith('_replied')).map((e) => e.data.message);
+    assert.deepEqual(replies, [...stored].reverse());
+    assert.deepEqual(replies[1], answered.body);
+    assert.equal(typeof answered.body.response_time, 'number');
+  });
+
   it('records no replied event for an internal note', async () => {
     const { account, api, f } = await setup();
     const agent = await f.agent();

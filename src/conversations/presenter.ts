@@ -1,4 +1,4 @@
-import type { ConversationRow, ConversationStatisticsRow, MessageRow, Page, PathRow } from './repository.ts';
+import type { ConversationRow, ConversationStatisticsRow, Page, PathRow, StoredMessageRow } from './repository.ts';
 import type { Conversation, ConversationStatistics, Message, Path } from './schema.ts';
 
 export function toConversation(row: ConversationRow): Conversation {
@@ -28,7 +28,7 @@ export function toConversation(row: ConversationRow): Conversation {
   };
 }
 
-export function toMessage(row: MessageRow): Message {
+export function toMessage(row: StoredMessageRow): Message {
   return {
     id: row.id,
     conversation_id: row.conversation_id,

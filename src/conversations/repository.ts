@@ -4,6 +4,7 @@ import { SqlParams } from '../db/params.ts';
 import { defaultPartition } from '../db/partitions.ts';
 import { agentAvailableSql, missingAgentIdsSql, type PresenceAt } from '../agents/repository.ts';
 import { contactExistsSql } from '../contacts/repository.ts';
+import { insertEventsSql, type NewEvent } from '../events/outbox.ts';
 import { missingNamedIdsSql } from '../named-resources/repository.ts';
 import { GROUPS, TAGS } from '../named-resources/kinds.ts';
 import type { StoredAttachment } from '../content/attachments.ts';
@@ -75,6 +76,28 @@ export async function findConversation(db: Queryable, accountId: string, id: str
     [accountId, id],
   );
   return rows[0] ?? null;
+}
+
+/**
+ * The conversation under its row lock (as `findConversation` with `lock`), and whether an agent of its group is
+ * available at `presence.at`, in one query: what a live contact message needs before it is stored.
+ */
+export async function lockConversationWithAvailability(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  presence: PresenceAt,
+): Promise<{ conv: ConversationRow; agentAvailable: boolean } | null> {
+  const { rows } = await db.query<ConversationRow & { agent_available: boolean }>(
+    `select ${CONVERSATION_COLUMNS}, ${agentAvailableSql('$1', 'conversations.group_id', '$3', '$4')} as agent_available
+     from conversations
+     where account_id = $1 and id = $2 and ${contactExistsSql('$1', 'conversations.contact_id')} for update of conversations`,
+    [accountId, id, presence.at, presence.ttlSeconds],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const { agent_available: agentAvailable, ...conv } = row;
+  return { conv, agentAvailable };
 }
 
 /** The contact's newest conversations, newest first (index conversations_contact). */
@@ -221,41 +244,54 @@ export type MessageRow = Omit<Row<'messages'>, 'account_id' | 'text' | 'html' | 
 const MESSAGE_COLUMNS = `id, conversation_id, seq, type, sub_type, agent_id, trigger_id, content, attachments,
   is_reply, is_first_reply, is_offline, is_offline_reply, response_time, created_at`;
 
+/** A message as `writeConversation` stores it: every column a record shows (the database adds only `seq`). */
+export type StoredMessageRow = Omit<MessageRow, 'seq'>;
+
+/** The row `writeConversation` stores for `message` in conversation `conversationId`, known before it is written. */
+export function storedMessageRow(conversationId: string, message: NewMessageRow): StoredMessageRow {
+  return {
+    id: message.id,
+    conversation_id: conversationId,
+    type: message.type,
+    sub_type: message.sub_type,
+    agent_id: message.agent_id,
+    trigger_id: null,
+    content: message.content,
+    attachments: message.attachments,
+    ...message.flags,
+    created_at: message.created_at,
+  };
+}
+
 /**
- * Writes `conv` (inserted when `isNew`, else every changeable column saved) and
- * inserts `messages` after the conversation's current ones, in their order, in
- * one statement. Returns the stored messages, in order.
+ * Writes `conv` (inserted when `isNew`, else every changeable column saved), inserts `messages` after the
+ * conversation's current ones, in their order, and records `events` in the outbox, in one statement (so one round
+ * trip, and one worker trip on PGlite). The caller announces the events (`announceEvents`) with the transaction.
  */
 export async function writeConversation(
   db: Queryable,
   accountId: string,
   conv: ConversationRow,
   isNew: boolean,
-  messages: readonly NewMessageRow[] = [],
-): Promise<MessageRow[]> {
+  messages: readonly NewMessageRow[],
+  events: { at: Date; items: readonly NewEvent[] },
+): Promise<void> {
   const p = new SqlParams();
   const account = p.add(accountId);
-  let write: string;
+  const writes: string[] = [];
   if (isNew) {
-    write = insertConversationsSql(account, p.add(conversationsJson([conv])));
+    writes.push(insertConversationsSql(account, p.add(conversationsJson([conv]))));
   } else {
     const values = columnValues(conv, CHANGEABLE_FIELDS);
-    write = `update conversations set ${CHANGEABLE_FIELDS.map((field, i) => `${field} = ${p.add(values[i])}`).join(', ')}
-             where account_id = ${account} and id = ${p.add(conv.id)}`;
+    writes.push(`update conversations set ${CHANGEABLE_FIELDS.map((field, i) => `${field} = ${p.add(values[i])}`).join(', ')}
+                 where account_id = ${account} and id = ${p.add(conv.id)}`);
   }
-  if (messages.length === 0) {
-    await db.query(write, p.values);
-    return [];
-  }
-  const param = (value: unknown) => p.add(value);
-  const column = <T>(pick: (message: NewMessageRow) => T) => param(messages.map(pick));
-  // Inserted in ord order, so seq (the tie-breaker of equal times) follows the given order.
-  const { rows } = await db.query<MessageRow>(
-    `with conversation as (${write}),
-     inserted as (
-       insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, content, text, html, attachments,
+  if (messages.length > 0) {
+    const column = <T>(pick: (message: NewMessageRow) => T) => p.add(messages.map(pick));
+    // Inserted in ord order, so seq (the tie-breaker of equal times) follows the given order.
+    writes.push(`insert into messages (account_id, id, conversation_id, type, sub_type, agent_id, content, text, html, attachments,
          is_reply, is_first_reply, is_offline, is_offline_reply, response_time, group_id, created_at)
-       select ${account}, m.id, ${param(conv.id)}::text, m.type, m.sub_type, m.agent_id, m.content::jsonb, m.content::jsonb ->> 'text', m.content::jsonb ->> 'html',
+       select ${account}, m.id, ${p.add(conv.id)}::text, m.type, m.sub_type, m.agent_id, m.content::jsonb, m.content::jsonb ->> 'text', m.content::jsonb ->> 'html',
               m.attachments::jsonb, m.is_reply, m.is_first_reply, m.is_offline, m.is_offline_reply, m.response_time, m.group_id, m.created_at
        from unnest(${column((m) => m.id)}::text[], ${column((m) => m.type)}::text[], ${column((m) => m.sub_type)}::text[],
                    ${column((m) => m.agent_id)}::text[], ${column((m) => JSON.stringify(m.content))}::text[],
@@ -265,13 +301,16 @@ export async function writeConversation(
                    ${column((m) => m.group_id)}::text[], ${column((m) => m.created_at)}::timestamptz[])
             with ordinality as m (id, type, sub_type, agent_id, content, attachments, is_reply, is_first_reply, is_offline,
                                   is_offline_reply, response_time, group_id, created_at, ord)
-       order by m.ord
-       returning ${MESSAGE_COLUMNS}
-     )
-     select * from inserted order by seq`,
-    p.values,
-  );
-  return rows;
+       order by m.ord`);
+  }
+  if (events.items.length > 0) writes.push(insertEventsSql(p, account, p.add(events.at), events.items));
+  const [only, ...more] = writes;
+  if (more.length === 0) {
+    await db.query(only as string, p.values);
+    return;
+  }
+  // Data-modifying statements in a `with` all run, to completion, whatever the final select reads.
+  await db.query(`with ${writes.map((write, i) => `write_${i} as (${write})`).join(', ')} select 1`, p.values);
 }
 
 export interface Page<T> {

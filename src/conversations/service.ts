@@ -5,8 +5,7 @@ import { itemAt } from '../arrays.ts';
 import { ApiError, invalidArgument, notFound } from '../http/errors.ts';
 import { instantOutOfRange } from '../http/instants.ts';
 import { newId } from '../ids.ts';
-import { recordEvent, recordEvents, type EventType, type NewEvent } from '../events/outbox.ts';
-import { agentAvailable } from '../agents/repository.ts';
+import { announceEvents, recordEvent, type EventType, type NewEvent } from '../events/outbox.ts';
 import { sanitizeHtml } from '../content/html.ts';
 import { resolveAttachments, type AttachmentInput, type StoredAttachment } from '../content/attachments.ts';
 import {
@@ -18,7 +17,7 @@ import {
 } from './flags.ts';
 import { uploadContentPath } from '../uploads/service.ts';
 import * as repo from './repository.ts';
-import type { ConversationRow, MessageRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
+import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
 import { toConversation, toConversationStatistics, toMessage, toPage, toPath } from './presenter.ts';
 import type {
   Conversation,
@@ -76,6 +75,25 @@ async function lockConversation(
 ): Promise<{ conv: ConversationRow; now: Date }> {
   const conv = await requireConversation(tx, accountId, id, true);
   return { conv, now: deps.now() };
+}
+
+/**
+ * `lockConversation`, and whether an agent of the conversation's group is available, in one query. Availability is
+ * judged at the time read before the lock is taken (a presence lasts presenceTtlSeconds; a wait for the lock is
+ * far shorter), the stored times at the time read once it is held.
+ */
+async function lockConversationWithAvailability(
+  tx: Queryable,
+  deps: ConversationDeps,
+  accountId: string,
+  id: string,
+): Promise<{ conv: ConversationRow; now: Date; agentAvailable: boolean }> {
+  const found = await repo.lockConversationWithAvailability(tx, accountId, id, {
+    at: deps.now(),
+    ttlSeconds: deps.config.presenceTtlSeconds,
+  });
+  if (!found) throw notFound(`Conversation ${id}`);
+  return { ...found, now: deps.now() };
 }
 
 export interface ConversationDetails extends Conversation {
@@ -261,18 +279,31 @@ function withMessage(
   return { conv: conversation, row };
 }
 
+/** A change to save: the conversation after it, the messages it adds, and the events it records at `at`. */
+interface ConversationChange {
+  after: ConversationRow;
+  messages?: readonly NewMessageRow[];
+  events?: (messages: Message[]) => NewEvent[];
+  at: Date;
+}
+
 /**
- * The one place a conversation is written: `after` is inserted when there was none `before` (null), else saved
- * whole, with `messages` inserted after its current ones in one statement. Returns the stored messages.
+ * The one place a conversation is written: `change.after` is inserted when there was none `before` (null), else
+ * saved whole, with its messages inserted after the current ones and its events recorded, in one statement.
+ * `events` gets the messages' records (as stored) to put in the events. Returns those records.
  */
-function saveConversation(
-  tx: Queryable,
+async function saveConversation(
+  tx: Transaction,
   accountId: string,
   before: ConversationRow | null,
-  after: ConversationRow,
-  messages: readonly NewMessageRow[] = [],
-): Promise<MessageRow[]> {
-  return repo.writeConversation(tx, accountId, after, before === null, messages);
+  change: ConversationChange,
+): Promise<Message[]> {
+  const rows = change.messages ?? [];
+  const messages = rows.map((row) => toMessage(repo.storedMessageRow(change.after.id, row)));
+  const events = change.events?.(messages) ?? [];
+  await repo.writeConversation(tx, accountId, change.after, before === null, rows, { at: change.at, items: events });
+  if (events.length > 0) announceEvents(tx, accountId);
+  return messages;
 }
 
 /**
@@ -377,12 +408,16 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         conv = next.conv;
         rows.push(next.row);
       });
-      const messages = (await saveConversation(tx, accountId, null, conv, rows)).map(toMessage);
       const conversation = toConversation(conv);
-      await recordEvents(tx, accountId, now, [
-        { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
-        ...repliedEvents(messages),
-      ]);
+      await saveConversation(tx, accountId, null, {
+        after: conv,
+        messages: rows,
+        events: (messages) => [
+          { type: 'conversation.opened', data: { conversation }, conversationId: conv.id },
+          ...repliedEvents(messages),
+        ],
+        at: now,
+      });
       return conversation;
     }),
   );
@@ -407,9 +442,22 @@ export async function addMessage(
   if (text === null && html === null && attachments.length === 0)
     throw invalidArgument('text', 'required', 'or html or attachments is required');
   const createdAt = body.created_at === undefined ? null : pastTime(body.created_at, 'created_at', deps.now());
+  const input: MessageInput = {
+    type: body.type ?? 'message',
+    sub_type: subType,
+    agent_id: agentId,
+    text,
+    html,
+    attachments,
+    attachmentsPath: 'attachments',
+    created_at: createdAt,
+  };
+  const live = judgedLive(input);
 
   return deps.db.transaction(async (tx) => {
-    const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
+    const { conv, now, agentAvailable } = live
+      ? await lockConversationWithAvailability(tx, deps, accountId, conversationId)
+      : { ...(await lockConversation(tx, deps, accountId, conversationId)), agentAvailable: null };
     if (agentId !== null) await requireReferences(tx, accountId, { agentIds: [agentId] });
     const latestAt = conv.latest_message_at;
     // An imported time is bounded by the conversation's own times (docs/behaviour.md §5): not before its
@@ -431,24 +479,11 @@ export async function addMessage(
     }
     // A clock stepping back (NTP, another instance) must not store a live message before the latest one.
     const storedAt = latestAt !== null && latestAt.getTime() > now.getTime() ? latestAt : now;
-    const input: MessageInput = {
-      type: body.type ?? 'message',
-      sub_type: subType,
-      agent_id: agentId,
-      text,
-      html,
-      attachments,
-      attachmentsPath: 'attachments',
-      created_at: createdAt,
-    };
-    const offline =
-      judgedLive(input) &&
-      !(await agentAvailable(tx, accountId, conv.group_id, { at: storedAt, ttlSeconds: deps.config.presenceTtlSeconds }));
+    const offline = live && agentAvailable === false;
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
     const next = withMessage(conv, input, stored, offline, storedAt);
-    const message = toMessage(firstRow(await saveConversation(tx, accountId, conv, next.conv, [next.row])));
-    await recordEvents(tx, accountId, now, repliedEvents([message]));
-    return message;
+    const saved = await saveConversation(tx, accountId, conv, { after: next.conv, messages: [next.row], events: repliedEvents, at: now });
+    return firstRow(saved);
   });
 }
 
@@ -463,7 +498,7 @@ export async function addPath(
   return deps.db.transaction(async (tx) => {
     const { conv, now } = await lockConversation(tx, deps, accountId, conversationId);
     const path = await repo.insertPath(tx, accountId, conversationId, { url: body.url, title: body.title ?? null, created_at: now });
-    if (conv.domain === null) await saveConversation(tx, accountId, conv, { ...conv, domain: host, updated_at: now });
+    if (conv.domain === null) await saveConversation(tx, accountId, conv, { after: { ...conv, domain: host, updated_at: now }, at: now });
     return toPath(path);
   });
 }
@@ -538,9 +573,12 @@ async function changeConversation(
       const changed = await change(conv, now, tx);
       if (changed === conv) return toConversation(conv);
       const after = { ...changed, updated_at: now };
-      await saveConversation(tx, accountId, conv, after);
       const conversation = toConversation(after);
-      await recordEvent(tx, accountId, now, event, { conversation }, conv.id);
+      await saveConversation(tx, accountId, conv, {
+        after,
+        events: () => [{ type: event, data: { conversation }, conversationId: conv.id }],
+        at: now,
+      });
       return conversation;
     }),
   );
@@ -604,16 +642,19 @@ async function recordAssignment(
     group_id: conv.group_id,
     created_at: now,
   };
-  await saveConversation(tx, accountId, before, conv, [event]);
   const subjectKey = kind === 'agent_assigned' ? 'assignee_id' : 'unassignee_id';
-  await recordEvent(
-    tx,
-    accountId,
-    now,
-    kind === 'agent_assigned' ? 'conversation.agent_assigned' : 'conversation.agent_unassigned',
-    { conversation_id: conv.id, agent_id: actingId, [subjectKey]: subjectId },
-    conv.id,
-  );
+  await saveConversation(tx, accountId, before, {
+    after: conv,
+    messages: [event],
+    events: () => [
+      {
+        type: kind === 'agent_assigned' ? 'conversation.agent_assigned' : 'conversation.agent_unassigned',
+        data: { conversation_id: conv.id, agent_id: actingId, [subjectKey]: subjectId },
+        conversationId: conv.id,
+      },
+    ],
+    at: now,
+  });
   return conv;
 }
 

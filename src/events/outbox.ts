@@ -1,4 +1,5 @@
 import type { Transaction } from '../db/db.ts';
+import { SqlParams } from '../db/params.ts';
 import { firstRow } from '../db/rows.ts';
 
 /** The channel on which committed events are announced, with their account id as payload (src/events/hub.ts). */
@@ -30,33 +31,37 @@ export interface NewEvent {
 }
 
 /**
- * Records events in the outbox, in the given order, in one statement. Call it
- * with the transaction that makes the change, so a rolled-back change leaves no
- * event and a committed one always has them. Ids come from one sequence: writers
- * share no lock, ids increase (with gaps) but may commit out of order, which the
- * readers' settled horizon absorbs (src/events/horizon.ts, docs/behaviour.md §10).
- * Once committed, the account is announced on EVENTS_CHANNEL to wake its readers
- * on every instance. Returns the ids, in order.
+ * The insert of `events` into the outbox, in the given order, as one statement's text (its values added to `p`;
+ * `account` and `at` name parameters already added), so a writer can record them in the statement that makes the
+ * change (a data-modifying `with`). Ids come from one sequence: writers share no lock, ids increase (with gaps) but
+ * may commit out of order, which the readers' settled horizon absorbs (src/events/horizon.ts, docs/behaviour.md §10).
+ * The id is the column's default, next_event_id() (src/db/migrations/156_event_id_after_xid.sql): the transaction
+ * takes its xid before the id, which the horizon relies on. Never name the id here (src/events/fanout.test.ts).
+ * Whoever runs it calls `announceEvents` with the same transaction.
+ */
+export function insertEventsSql(p: SqlParams, account: string, at: string, events: readonly NewEvent[]): string {
+  return `insert into events (account_id, type, conversation_id, data, created_at)
+     select ${account}, e.type, e.conversation_id, e.data, ${at}
+     from unnest(${p.add(events.map((event) => event.type))}::text[], ${p.add(events.map((event) => event.conversationId ?? null))}::text[],
+                 ${p.add(events.map((event) => JSON.stringify(event.data)))}::jsonb[]) with ordinality as e (type, conversation_id, data, ord)
+     order by e.ord
+     returning id`;
+}
+
+/** Once `tx` has committed, announces the account on EVENTS_CHANNEL to wake its readers on every instance. */
+export function announceEvents(tx: Transaction, accountId: string): void {
+  tx.notifyAfterCommit(EVENTS_CHANNEL, accountId);
+}
+
+/**
+ * Records events in the outbox (`insertEventsSql`), in one statement of the transaction that makes the change, so a
+ * rolled-back change leaves no event and a committed one always has them. Returns the ids, in order.
  */
 export async function recordEvents(tx: Transaction, accountId: string, at: Date, events: readonly NewEvent[]): Promise<number[]> {
   if (events.length === 0) return [];
-  // The id is the column's default, next_event_id() (src/db/migrations/156_event_id_after_xid.sql): the transaction
-  // takes its xid before the id, which the horizon relies on. Never name the id here (src/events/event-id.test.ts).
-  const { rows } = await tx.query<{ id: number }>(
-    `insert into events (account_id, type, conversation_id, data, created_at)
-     select $1, e.type, e.conversation_id, e.data, $5
-     from unnest($2::text[], $3::text[], $4::jsonb[]) with ordinality as e (type, conversation_id, data, ord)
-     order by e.ord
-     returning id`,
-    [
-      accountId,
-      events.map((event) => event.type),
-      events.map((event) => event.conversationId ?? null),
-      events.map((event) => JSON.stringify(event.data)),
-      at,
-    ],
-  );
-  tx.notifyAfterCommit(EVENTS_CHANNEL, accountId);
+  const p = new SqlParams();
+  const { rows } = await tx.query<{ id: number }>(insertEventsSql(p, p.add(accountId), p.add(at), events), p.values);
+  announceEvents(tx, accountId);
   return rows.map((row) => row.id).sort((a, b) => a - b);
 }
 
