@@ -288,8 +288,9 @@ interface ConversationChange {
 }
 
 /**
- * The one place a conversation is written: `change.after` is inserted when there was none `before` (null), else
- * saved whole, with its messages inserted after the current ones and its events recorded, in one statement.
+ * The one place a conversation is written, as its transaction's last statement: `change.after` is inserted when
+ * there was none `before` (null), else saved whole, with its messages inserted after the current ones and its
+ * events recorded, in one statement.
  * `events` gets the messages' records (as stored) to put in the events. Returns those records.
  */
 async function saveConversation(
@@ -301,7 +302,8 @@ async function saveConversation(
   const rows = change.messages ?? [];
   const messages = rows.map((row) => toMessage(repo.storedMessageRow(change.after.id, row)));
   const events = change.events?.(messages) ?? [];
-  await repo.writeConversation(tx, accountId, change.after, before === null, rows, { at: change.at, items: events });
+  // Always the transaction's last statement: on PGlite its commit goes with it.
+  await repo.writeConversation(tx.last, accountId, change.after, before === null, rows, { at: change.at, items: events });
   if (events.length > 0) announceEvents(tx, accountId);
   return messages;
 }

@@ -98,6 +98,43 @@ it('runs a statement again with other parameters, and again after it failed (sta
   for (let i = 0; i < 2; i++) await assert.rejects(t.db.query(broken, ['x']), (error: Error & { code?: string }) => error.code === '42703');
 });
 
+it("commits with a transaction's last statement, rolls back when it fails, and refuses a statement after it", async () => {
+  // On PGlite the commit travels with the last statement (Transaction.last): the transaction's own end takes its answer.
+  const account = await t.account();
+  const name = (await t.db.query<{ name: string }>('select name from accounts where account_id = $1', [account.accountId])).rows[0]!.name;
+  const rename = 'update accounts set name = $2 where account_id = $1';
+  const stored = async () =>
+    (await t.db.query<{ name: string }>('select name from accounts where account_id = $1', [account.accountId])).rows[0]!.name;
+
+  const xids = await t.db.transaction(async (tx) => {
+    const first = await tx.query<{ id: string }>('select pg_current_xact_id()::text as id where $1::int = 1', [1]);
+    await tx.last.query(rename, [account.accountId, 'renamed once']);
+    return first.rows[0]!.id;
+  });
+  assert.match(xids, /^\d+$/);
+  assert.equal(await stored(), 'renamed once');
+
+  await assert.rejects(
+    t.db.transaction(async (tx) => {
+      await tx.query(rename, [account.accountId, 'renamed twice']);
+      await tx.last.query('update accounts set name = $2 where account_id = $1 and 1 / $3::int = 1', [account.accountId, 'x', 0]);
+    }),
+    (error: Error & { code?: string }) => error.code === '22012',
+  );
+  assert.equal(await stored(), 'renamed once', 'the failed last statement rolled the whole transaction back');
+
+  await assert.rejects(
+    t.db.transaction(async (tx) => {
+      await tx.last.query(rename, [account.accountId, name]);
+      await tx.query('select 1');
+    }),
+    /A statement after the transaction's last one/,
+  );
+  // Only the last statement's transaction ends after the refusal: the connection keeps working.
+  assert.equal((await t.db.transaction((tx) => tx.last.query<{ one: number }>('select $1::int as one', [1]))).rows[0]!.one, 1);
+  assert.equal((await t.db.query<{ one: number }>('select 1 as one')).rows[0]!.one, 1);
+});
+
 it('rolls a failed transaction back', async () => {
   const account = await t.account();
   await assert.rejects(

@@ -32,6 +32,12 @@ export interface Transaction extends Queryable {
    * effort: listeners must tolerate a lost notification.
    */
   notifyAfterCommit(channel: string, payload: string): void;
+  /**
+   * Runs the transaction's last statement: on PGlite the commit travels with it to the worker thread (one trip
+   * instead of two); on PostgreSQL it is a statement like any other. Nothing may run on the transaction after it,
+   * and the transaction's function must return without throwing once it has run (on PGlite it has committed).
+   */
+  readonly last: Queryable;
 }
 
 export interface Db extends Queryable {
@@ -255,6 +261,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
   // reports it as an 'error' event too: the statement's caller has it already.
   pool.on('connect', (client) => client.on('error', () => undefined));
   return poolDb(pool, 'pglite', new Lanes(1, 1), options, {
+    commitWithNextStatement: () => lite.commitWithNextStatement(),
     // PGlite has one session: LISTEN on it, and the worker forwards what it receives.
     async listen(channel, handler, db) {
       const stop = lite.onNotification((from, payload) => from === channel && handler(payload));
@@ -393,6 +400,8 @@ class Notifier {
 interface Session {
   listen(channel: string, handler: (payload: string) => void, db: Queryable): Promise<() => Promise<void>>;
   close(force?: AbortSignal): Promise<void>;
+  /** Sends the commit with the next statement (PGlite: Transaction.last). */
+  commitWithNextStatement?(): void;
 }
 
 /**
@@ -635,11 +644,24 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
       transaction: (fn) =>
         withClient(heavy, timeoutMs, async (client, timedBegin) => {
           const notifications: [string, string][] = [];
+          let ended = false;
+          const run = (sql: string, params: unknown[] | undefined) => {
+            if (ended) throw new Error(`A statement after the transaction's last one: ${sql}`);
+            return client.query(preparedQuery(sql, params as unknown[], named)) as never;
+          };
           try {
             await client.query(timedBegin?.() ?? begin);
             const result = await fn({
-              query: (sql, params) => client.query(preparedQuery(sql, params as unknown[], named)) as never,
+              query: run,
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
+              last: {
+                query: (sql, params) => {
+                  if (ended) return run(sql, params);
+                  session.commitWithNextStatement?.();
+                  ended = true;
+                  return client.query(preparedQuery(sql, params as unknown[], named)) as never;
+                },
+              },
             });
             await commit(client, heavy ? undefined : routing?.positions);
             for (const [channel, payload] of notifications) notifier.send(channel, payload);

@@ -16,17 +16,34 @@ const HELD_MESSAGE_TYPES = new Set(['P', 'B', 'D', 'E', 'C'].map((type) => type.
 
 const QUERY = 'Q'.charCodeAt(0);
 
+/** The text of a simple-protocol Query message (`Q`, its length, the statement text ending in NUL); null for any other message. */
+function simpleQueryText(bytes: Uint8Array): string | null {
+  if (bytes[0] !== QUERY || bytes.length < 6) return null;
+  const message = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = Math.min(1 + message.readInt32BE(1), message.length);
+  return message.toString('utf8', 5, end).replace(/\0$/, '');
+}
+
+/** A simple-protocol `commit` or `rollback`: how src/db/db.ts ends every transaction. */
+const isTransactionEnd = (bytes: Uint8Array) => /^\s*(commit|rollback)\s*;?\s*$/i.test(simpleQueryText(bytes) ?? '');
+
+/** The Query message `commit`, sent after a transaction's last statement in the same trip. */
+const COMMIT_QUERY = (() => {
+  const text = Buffer.from('commit\0');
+  const message = Buffer.alloc(5 + text.length);
+  message.write('Q', 0);
+  message.writeInt32BE(4 + text.length, 1);
+  text.copy(message, 5);
+  return message;
+})();
+
 /**
  * Whether a frontend message is a simple-protocol `begin` (how src/db/db.ts opens every transaction):
  * a Query message (`Q`, its length, the statement text ending in NUL) whose text is `begin`, in any case,
  * with any surrounding blanks and an optional `;`.
  */
 export function isBegin(bytes: Uint8Array): boolean {
-  if (bytes[0] !== QUERY || bytes.length < 6) return false;
-  const message = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const end = Math.min(1 + message.readInt32BE(1), message.length);
-  const text = message.toString('utf8', 5, end).replace(/\0$/, '');
-  return /^\s*begin\s*;?\s*$/i.test(text);
+  return /^\s*begin\s*;?\s*$/i.test(simpleQueryText(bytes) ?? '');
 }
 
 /** What the backend answers to `begin`: CommandComplete "BEGIN", then ReadyForQuery in a transaction. */
@@ -75,6 +92,10 @@ export class PGliteThread {
   #held: Uint8Array[] = [];
   /** Begins among the held messages, answered already: their real answers are dropped from the next reply. */
   #answeredBegins = 0;
+  /** The next statement is its transaction's last: a commit travels with it (commitWithNextStatement). */
+  #commitWithNext = false;
+  /** The answer of the commit that travelled with the last statement, for the transaction's end to take. */
+  #commitAnswer: BackendMessage[] | undefined;
   #closing: Promise<void> | undefined;
 
   /** `loadDataDir`: a backup to unpack into the (empty) directory before opening it. */
@@ -127,6 +148,13 @@ export class PGliteThread {
    * a transaction open when it comes), so it travels with the transaction's first statement.
    */
   async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
+    if (this.#commitAnswer) {
+      const answer = this.#commitAnswer;
+      this.#commitAnswer = undefined;
+      // The transaction's end gets the commit's answer: COMMIT, or ROLLBACK when its last statement failed.
+      if (isTransactionEnd(bytes)) return answer;
+      throw new Error("A statement was sent after its transaction's last one (commitWithNextStatement)");
+    }
     this.#held.push(bytes);
     const type = bytes[0];
     if (type !== undefined && HELD_MESSAGE_TYPES.has(type)) return [];
@@ -134,13 +162,16 @@ export class PGliteThread {
       this.#answeredBegins++;
       return parse(BEGIN_ANSWER);
     }
+    const commits = this.#commitWithNext;
+    if (commits) this.#held.push(COMMIT_QUERY);
     const exchange = this.#held.length === 1 ? bytes : Buffer.concat(this.#held);
     const answered = this.#answeredBegins;
     this.#held = [];
     this.#answeredBegins = 0;
+    this.#commitWithNext = false;
     const response = await this.#request({ type: 'query', bytes: exchange });
     const messages = parse(response);
-    if (answered === 0) return messages;
+    if (answered === 0 && !commits) return messages;
     // Drop the real answers of the held begins: everything up to their ReadyForQuery.
     let skipped = 0;
     let ends = 0;
@@ -149,7 +180,21 @@ export class PGliteThread {
       if (message.name === 'error') throw new Error(`PGlite could not begin a transaction: ${(message as { message?: string }).message}`);
       if (message.name === 'readyForQuery') ends++;
     }
-    return messages.slice(skipped);
+    if (!commits) return messages.slice(skipped);
+    // Keep the commit's answer (all after the statement's ReadyForQuery) for the transaction's end.
+    let statementEnd = skipped;
+    while (statementEnd < messages.length && itemAt(messages, statementEnd).name !== 'readyForQuery') statementEnd++;
+    this.#commitAnswer = messages.slice(statementEnd + 1);
+    return messages.slice(skipped, statementEnd + 1);
+  }
+
+  /**
+   * The next statement is its transaction's last: the transaction's commit is sent with it, in the same trip to the
+   * worker, and its answer kept for the transaction's own `commit` (or `rollback`, after a failed statement: the
+   * commit of a failed transaction rolls it back), which then costs no trip. Nothing may be sent in between.
+   */
+  commitWithNextStatement(): void {
+    this.#commitWithNext = true;
   }
 
   /** The whole data directory as a gzipped tarball (PGlite's dumpDataDir), for `chat-service backup`. */
