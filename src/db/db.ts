@@ -249,6 +249,7 @@ export async function openDb(options: DbOptions): Promise<Db> {
     lock = acquireDirectoryLock(directory);
   }
   const lite = new PGliteThread(directory);
+  const localListeners = new Set<{ channel: string; handler: (payload: string) => void }>();
   try {
     await lite.waitReady;
   } catch (error) {
@@ -262,11 +263,15 @@ export async function openDb(options: DbOptions): Promise<Db> {
   pool.on('connect', (client) => client.on('error', () => undefined));
   return poolDb(pool, 'pglite', new Lanes(1, 1), options, {
     commitWithNextStatement: () => lite.commitWithNextStatement(),
-    // PGlite has one session: LISTEN on it, and the worker forwards what it receives.
-    async listen(channel, handler, db) {
-      const stop = lite.onNotification((from, payload) => from === channel && handler(payload));
-      await db.query(`listen ${pg.escapeIdentifier(channel)}`);
-      return async () => stop();
+    // One process holds a PGlite directory (its lock), so every listener is in this one: a notification goes to
+    // them directly, and costs no statement on the one connection the writes need.
+    async listen(channel, handler) {
+      const entry = { channel, handler };
+      localListeners.add(entry);
+      return async () => void localListeners.delete(entry);
+    },
+    notify(channel, payload) {
+      for (const listener of localListeners) if (listener.channel === channel) listener.handler(payload);
     },
     async close(force) {
       try {
@@ -364,12 +369,24 @@ class Notifier {
   #pending = new Map<string, Set<string>>();
   #sending: Promise<void> | undefined;
 
+  readonly #local: ((channel: string, payload: string) => void) | undefined;
+
+  /** `local`: the session delivers notifications itself (PGlite); they then go to it on the next turn of the loop. */
+  constructor(local?: (channel: string, payload: string) => void) {
+    this.#local = local;
+  }
+
   /** Where the notifications go; set once the database exists. */
   attach(db: Queryable): void {
     this.#db = db;
   }
 
   send(channel: string, payload: string): void {
+    const local = this.#local;
+    if (local) {
+      setImmediate(() => local(channel, payload));
+      return;
+    }
     let payloads = this.#pending.get(channel);
     if (!payloads) this.#pending.set(channel, (payloads = new Set()));
     payloads.add(payload);
@@ -402,6 +419,8 @@ interface Session {
   close(force?: AbortSignal): Promise<void>;
   /** Sends the commit with the next statement (PGlite: Transaction.last). */
   commitWithNextStatement?(): void;
+  /** Delivers a committed notification to the listeners itself (PGlite), instead of PostgreSQL's NOTIFY. */
+  notify?(channel: string, payload: string): void;
 }
 
 /**
@@ -575,7 +594,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
     const code = (error as { code?: unknown }).code;
     return code === '55P03' ? new DatabaseBusyError('lock') : code === '57014' ? new DatabaseBusyError('statement') : error;
   };
-  const notifier = new Notifier();
+  const notifier = new Notifier(session.notify);
   /** The last way the database failed to answer, cleared by any answer; what /readyz reports while all connections are busy. */
   let unreachable: Error | undefined;
 

@@ -8,7 +8,6 @@ type WorkerReply =
   | { type: 'ready' | 'closed' }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; bytes: Uint8Array }
-  | { type: 'notification'; channel: string; payload: string }
   | { type: 'error'; id: number; message: string };
 
 /** Parse, Bind, Describe, Execute and Close: frontend messages the backend answers only at the next Sync (or Flush). */
@@ -87,7 +86,6 @@ export class PGliteThread {
   readonly waitReady: Promise<void>;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Waiter>();
-  readonly #listeners = new Set<(channel: string, payload: string) => void>();
   #nextId = 1;
   #held: Uint8Array[] = [];
   /** Begins among the held messages, answered already: their real answers are dropped from the next reply. */
@@ -108,7 +106,6 @@ export class PGliteThread {
         if (reply.type === 'ready') resolve();
         else if (reply.type === 'failed') reject(new PGliteOpenError(dataDir, reply.message));
         else if (reply.type === 'result' || reply.type === 'error') this.#settle(reply);
-        else if (reply.type === 'notification') for (const listener of this.#listeners) listener(reply.channel, reply.payload);
       });
       this.#worker.on('error', (error) => {
         reject(error);
@@ -128,15 +125,6 @@ export class PGliteThread {
   #failAll(error: Error): void {
     for (const waiter of this.#pending.values()) waiter.reject(error);
     this.#pending.clear();
-  }
-
-  /**
-   * Calls `listener` with every notification the PGlite session receives (it
-   * must LISTEN on the channel first). Returns the function that stops it.
-   */
-  onNotification(listener: (channel: string, payload: string) => void): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
   }
 
   /**

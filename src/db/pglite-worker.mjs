@@ -15,8 +15,6 @@ try {
   // The contrib extensions the schema uses (migration 220: search), as PostgreSQL's contrib package ships them:
   // PGlite only offers them to CREATE EXTENSION when they are loaded here.
   lite = await PGlite.create(workerData.dataDir, { ...options, extensions: { unaccent, pg_trgm } });
-  // Notifications of channels the session LISTENs on (src/db/db.ts `listen`).
-  lite.onNotification((channel, payload) => parentPort.postMessage({ type: 'notification', channel, payload }));
   parentPort.postMessage({ type: 'ready' });
 } catch (error) {
   parentPort.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
