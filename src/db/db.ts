@@ -216,6 +216,10 @@ export async function openDb(options: DbOptions): Promise<Db> {
     pool.on('error', () => {
       // An idle client lost its connection; the pool replaces it on next use.
     });
+    // A client in use can report an error after its statement has failed: PgBouncer sends "server conn crashed?" after
+    // the backend's own error when the server ends the connection. The statement's caller has the error already; an
+    // unheard 'error' event would end the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       await pool.query('select 1');
     } catch (error) {
