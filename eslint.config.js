@@ -3,6 +3,20 @@ import tseslint from 'typescript-eslint';
 
 /** Browser globals a page's modules may use, and no others (a typo is then an undefined name). */
 const readonlyGlobals = (names) => Object.fromEntries(names.map((name) => [name, 'readonly']));
+/** What every page of the service's own uses (dashboard, inbox): the window, its address and storage, fetch, timers. */
+const PAGE_GLOBALS = [
+  'window',
+  'document',
+  'location',
+  'history',
+  'sessionStorage',
+  'fetch',
+  'requestAnimationFrame',
+  'AbortController',
+  'Blob',
+  'Option',
+  'setTimeout',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules/', 'data/', '.bench-data/', 'dist/'] },
@@ -34,22 +48,7 @@ export default tseslint.config(
     // The dashboard's browser modules.
     files: ['src/dashboard/public/**/*.js'],
     languageOptions: {
-      globals: readonlyGlobals([
-        'window',
-        'document',
-        'location',
-        'history',
-        'sessionStorage',
-        'fetch',
-        'performance',
-        'requestAnimationFrame',
-        'ResizeObserver',
-        'AbortController',
-        'URLSearchParams',
-        'Blob',
-        'Option',
-        'setTimeout',
-      ]),
+      globals: readonlyGlobals([...PAGE_GLOBALS, 'performance', 'ResizeObserver', 'URLSearchParams']),
     },
   },
   {
@@ -57,24 +56,14 @@ export default tseslint.config(
     files: ['src/inbox/public/**/*.js'],
     languageOptions: {
       globals: readonlyGlobals([
-        'window',
-        'document',
-        'location',
-        'history',
-        'sessionStorage',
+        ...PAGE_GLOBALS,
         'localStorage',
-        'fetch',
-        'requestAnimationFrame',
-        'AbortController',
         'TextDecoder',
         'URL',
-        'Blob',
-        'Option',
         'Node',
         'DOMParser',
         'Notification',
         'AudioContext',
-        'setTimeout',
         'clearTimeout',
         'setInterval',
         'clearInterval',

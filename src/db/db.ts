@@ -679,10 +679,10 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
               last: {
                 query: (sql, params) => {
-                  if (ended) return run(sql, params);
-                  session.commitWithNextStatement?.();
+                  if (!ended) session.commitWithNextStatement?.();
+                  const answer = run(sql, params);
                   ended = true;
-                  return client.query(preparedQuery(sql, params as unknown[], named)) as never;
+                  return answer;
                 },
               },
             });
