@@ -213,7 +213,7 @@ export async function installPipeline(app: FastifyInstance, deps: Deps): Promise
     if (reader) request.readBody = await reader.read(request);
     request.step = 'claim';
     if (family.idempotencyKeys) {
-      const stored = await keys.claim(request, claimedBody(request));
+      const stored = await keys.claim(request, () => claimedBody(request));
       if (stored) return sendStoredAnswer(reply, stored);
     }
     request.step = 'validate';

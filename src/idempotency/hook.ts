@@ -33,11 +33,11 @@ const HEADER = 'idempotency-key';
  */
 export interface IdempotencyKeys {
   /**
-   * Claims the request's Idempotency-Key, if it sent one on an authenticated POST, hashing `body` with the token,
-   * the method, path and query. Returns the stored answer to send again instead of running the request, or null:
-   * run it (its answer is then stored by settle()).
+   * Claims the request's Idempotency-Key, if it sent one on an authenticated POST, hashing the body `body()` gives
+   * (asked only then: most requests send no key) with the token, the method, path and query. Returns the stored
+   * answer to send again instead of running the request, or null: run it (its answer is then stored by settle()).
    */
-  claim(request: FastifyRequest, body: unknown): Promise<StoredAnswer | null>;
+  claim(request: FastifyRequest, body: () => unknown): Promise<StoredAnswer | null>;
   /**
    * Stores the answer being sent under the request's key (a 5xx frees it instead), or, when the request never
    * reached its handler (`ran` false: refused by validation after the claim), frees the key and stores nothing, so
@@ -117,7 +117,7 @@ export function installIdempotencyKeys(app: FastifyInstance, deps: Deps): Idempo
       if (request.method !== 'POST' || raw === undefined || !request.caller) return null;
       const key = checkKey(Array.isArray(raw) ? raw.join(', ') : raw);
       const { accountId, tokenId } = request.caller;
-      const claim = await claimKey(deps, accountId, key, requestHash(tokenId, request.method, request.url, body));
+      const claim = await claimKey(deps, accountId, key, requestHash(tokenId, request.method, request.url, body()));
       if ('replay' in claim) return claim.replay;
       request.idempotencyKey = claim.held;
       held.add(claim.held);
