@@ -65,34 +65,34 @@ export async function insertConversations(db: Queryable, accountId: string, rows
   await db.query(insertConversationsSql('$1', '$2'), [accountId, conversationsJson(rows)]);
 }
 
-/**
- * The conversation; with `lock`, its row stays locked until the transaction ends, serialising writers. A conversation
- * of a contact being erased is missing, as in every read by id (docs/behaviour.md §4 "Erasure").
- */
-export async function findConversation(db: Queryable, accountId: string, id: string, lock = false): Promise<ConversationRow | null> {
-  const { rows } = await db.query<ConversationRow>(
-    `select ${CONVERSATION_COLUMNS} from conversations
-     where account_id = $1 and id = $2 and ${contactExistsSql('$1', 'conversations.contact_id')}${lock ? ' for update' : ''}`,
-    [accountId, id],
-  );
+/** SQL: the conversation `$2` of account `$1`, unless its contact is being erased (docs/behaviour.md §4 "Erasure"). */
+const VISIBLE_CONVERSATION = `account_id = $1 and id = $2 and ${contactExistsSql('$1', 'conversations.contact_id')}`;
+
+/** The conversation; a conversation of a contact being erased is missing, as in every read by id. */
+export async function findConversation(db: Queryable, accountId: string, id: string): Promise<ConversationRow | null> {
+  const { rows } = await db.query<ConversationRow>(`select ${CONVERSATION_COLUMNS} from conversations where ${VISIBLE_CONVERSATION}`, [
+    accountId,
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
 /**
- * The conversation under its row lock (as `findConversation` with `lock`), and whether an agent of its group is
- * available at `presence.at`, in one query: what a live contact message needs before it is stored.
+ * The conversation as `findConversation` finds it, its row locked until the transaction ends (serialising writers);
+ * with `presence`, whether an agent of its group is available then (what a live contact message needs), in the same
+ * query, else null.
  */
-export async function lockConversationWithAvailability(
+export async function lockConversation(
   db: Queryable,
   accountId: string,
   id: string,
-  presence: PresenceAt,
-): Promise<{ conv: ConversationRow; agentAvailable: boolean } | null> {
-  const { rows } = await db.query<ConversationRow & { agent_available: boolean }>(
-    `select ${CONVERSATION_COLUMNS}, ${agentAvailableSql('$1', 'conversations.group_id', '$3', '$4')} as agent_available
-     from conversations
-     where account_id = $1 and id = $2 and ${contactExistsSql('$1', 'conversations.contact_id')} for update of conversations`,
-    [accountId, id, presence.at, presence.ttlSeconds],
+  presence?: PresenceAt,
+): Promise<{ conv: ConversationRow; agentAvailable: boolean | null } | null> {
+  const { rows } = await db.query<ConversationRow & { agent_available: boolean | null }>(
+    `select ${CONVERSATION_COLUMNS},
+            ${presence ? agentAvailableSql('$1', 'conversations.group_id', '$3', '$4') : 'null::boolean'} as agent_available
+     from conversations where ${VISIBLE_CONVERSATION} for update of conversations`,
+    presence ? [accountId, id, presence.at, presence.ttlSeconds] : [accountId, id],
   );
   const row = rows[0];
   if (!row) return null;

@@ -56,42 +56,27 @@ interface MessageInput {
 
 // ---------------------------------------------------------------- reading
 
-async function requireConversation(db: Queryable, accountId: string, id: string, lock = false): Promise<ConversationRow> {
-  const row = await repo.findConversation(db, accountId, id, lock);
+async function requireConversation(db: Queryable, accountId: string, id: string): Promise<ConversationRow> {
+  const row = await repo.findConversation(db, accountId, id);
   if (!row) throw notFound(`Conversation ${id}`);
   return row;
 }
 
 /**
- * The conversation under its row lock, and the time read once the lock is held:
- * writers queue on the lock, so each reads the clock after the previous one
- * committed and the rows they store carry times in the order they are stored.
+ * The conversation under its row lock, and the time read once the lock is held: writers queue on the lock, so each
+ * reads the clock after the previous one committed and the rows they store carry times in the order they are
+ * stored. With `live`, whether an agent of its group is available too, in the same query, judged at the time read
+ * before the lock is taken (a presence lasts presenceTtlSeconds; a wait for the lock is far shorter).
  */
 async function lockConversation(
   tx: Queryable,
   deps: ConversationDeps,
   accountId: string,
   id: string,
-): Promise<{ conv: ConversationRow; now: Date }> {
-  const conv = await requireConversation(tx, accountId, id, true);
-  return { conv, now: deps.now() };
-}
-
-/**
- * `lockConversation`, and whether an agent of the conversation's group is available, in one query. Availability is
- * judged at the time read before the lock is taken (a presence lasts presenceTtlSeconds; a wait for the lock is
- * far shorter), the stored times at the time read once it is held.
- */
-async function lockConversationWithAvailability(
-  tx: Queryable,
-  deps: ConversationDeps,
-  accountId: string,
-  id: string,
-): Promise<{ conv: ConversationRow; now: Date; agentAvailable: boolean }> {
-  const found = await repo.lockConversationWithAvailability(tx, accountId, id, {
-    at: deps.now(),
-    ttlSeconds: deps.config.presenceTtlSeconds,
-  });
+  live = false,
+): Promise<{ conv: ConversationRow; now: Date; agentAvailable: boolean | null }> {
+  const presence = live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
+  const found = await repo.lockConversation(tx, accountId, id, presence);
   if (!found) throw notFound(`Conversation ${id}`);
   return { ...found, now: deps.now() };
 }
@@ -457,9 +442,7 @@ export async function addMessage(
   const live = judgedLive(input);
 
   return deps.db.transaction(async (tx) => {
-    const { conv, now, agentAvailable } = live
-      ? await lockConversationWithAvailability(tx, deps, accountId, conversationId)
-      : { ...(await lockConversation(tx, deps, accountId, conversationId)), agentAvailable: null };
+    const { conv, now, agentAvailable } = await lockConversation(tx, deps, accountId, conversationId, live);
     if (agentId !== null) await requireReferences(tx, accountId, { agentIds: [agentId] });
     const latestAt = conv.latest_message_at;
     // An imported time is bounded by the conversation's own times (docs/behaviour.md §5): not before its
