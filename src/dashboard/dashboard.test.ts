@@ -72,7 +72,7 @@ describe('static files', () => {
     const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)]
       .map((m) => m[1]!)
       .filter((url) => !url.startsWith('#') && url !== 'data:,');
-    assert.deepEqual(referenced.sort(), ['/dashboard/app.js', '/dashboard/dashboard.css', '/dashboard/uplot.css']);
+    assert.deepEqual(referenced.sort(), ['/dashboard/app.js', '/dashboard/base.css', '/dashboard/dashboard.css', '/dashboard/uplot.css']);
     const types: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
     const seen = new Set<string>();
     const queue = [...referenced];
@@ -90,6 +90,7 @@ describe('static files', () => {
     }
     assert.deepEqual([...seen].sort(), [
       '/dashboard/app.js',
+      '/dashboard/base.css',
       '/dashboard/charts.js',
       '/dashboard/dashboard.css',
       '/dashboard/format.js',

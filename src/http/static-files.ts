@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound } from './errors.ts';
 
@@ -56,6 +57,9 @@ export function sameOriginPolicy(imageSources: readonly string[] = []): string {
   ].join('; ');
 }
 
+/** Files every browser app gets beside its own (base.css), by the same names. */
+const SHARED_DIR = fileURLToPath(new URL('./public/', import.meta.url));
+
 /** A browser app of static files under one path (the dashboard, the inbox). */
 export interface StaticPages {
   /** `/dashboard`: the page at the prefix itself, its files at `<prefix>/<name>`. */
@@ -71,14 +75,14 @@ export interface StaticPages {
 }
 
 /**
- * Serves `dir` (plus `vendor`) under `prefix` from memory: `index.html` at the prefix, every other file by its name;
+ * Serves `dir` (plus the shared files and `vendor`) under `prefix` from memory: `index.html` at the prefix, every other file by its name;
  * `Cache-Control: no-cache` with a strong ETag (a 304 when unchanged, so an upgraded service never serves a stale mix
  * of files), `nosniff`, and on the page its CSP and `Referrer-Policy: no-referrer`; unknown names are 404 not_found.
  */
 export function staticPages(options: StaticPages): FastifyPluginAsync {
   return async (app) => {
     const files = new Map<string, StaticFile>();
-    for (const name of readdirSync(options.dir)) files.set(name, staticFile(path.join(options.dir, name)));
+    for (const dir of [SHARED_DIR, options.dir]) for (const name of readdirSync(dir)) files.set(name, staticFile(path.join(dir, name)));
     const resolve = createRequire(import.meta.url).resolve;
     for (const [name, module] of Object.entries(options.vendor ?? {})) files.set(name, staticFile(resolve(module)));
 

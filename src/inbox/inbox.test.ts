@@ -49,7 +49,7 @@ describe('static files', () => {
 
   it('serves every module the page imports, and 404 not_found for anything else', async () => {
     const seen = new Set<string>();
-    const queue = ['/inbox/app.js', '/inbox/inbox.css'];
+    const queue = ['/inbox/app.js', '/inbox/base.css', '/inbox/inbox.css'];
     while (queue.length > 0) {
       const url = queue.shift() as string;
       if (seen.has(url)) continue;
@@ -58,7 +58,7 @@ describe('static files', () => {
       assert.equal(res.status, 200, url);
       for (const [, imported] of String(res.body).matchAll(/from '\.\/([\w.-]+)'/g)) queue.push(`/inbox/${imported}`);
     }
-    assert.deepEqual([...seen].sort(), ['/inbox/api.js', '/inbox/app.js', '/inbox/inbox.css', '/inbox/model.js']);
+    assert.deepEqual([...seen].sort(), ['/inbox/api.js', '/inbox/app.js', '/inbox/base.css', '/inbox/inbox.css', '/inbox/model.js']);
     const missing = await t.client().get('/inbox/routes.ts');
     assert.equal(missing.status, 404);
     assert.equal(missing.body.message, 'Inbox file routes.ts not found');
