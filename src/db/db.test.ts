@@ -106,12 +106,12 @@ it("commits with a transaction's last statement, rolls back when it fails, and r
   const stored = async () =>
     (await t.db.query<{ name: string }>('select name from accounts where account_id = $1', [account.accountId])).rows[0]!.name;
 
-  const xids = await t.db.transaction(async (tx) => {
+  const xid = await t.db.transaction(async (tx) => {
     const first = await tx.query<{ id: string }>('select pg_current_xact_id()::text as id where $1::int = 1', [1]);
     await tx.last.query(rename, [account.accountId, 'renamed once']);
     return first.rows[0]!.id;
   });
-  assert.match(xids, /^\d+$/);
+  assert.match(xid, /^\d+$/);
   assert.equal(await stored(), 'renamed once');
 
   await assert.rejects(

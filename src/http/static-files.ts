@@ -75,9 +75,10 @@ export interface StaticPages {
 }
 
 /**
- * Serves `dir` (plus the shared files and `vendor`) under `prefix` from memory: `index.html` at the prefix, every other file by its name;
- * `Cache-Control: no-cache` with a strong ETag (a 304 when unchanged, so an upgraded service never serves a stale mix
- * of files), `nosniff`, and on the page its CSP and `Referrer-Policy: no-referrer`; unknown names are 404 not_found.
+ * Serves `dir` (plus the shared files and `vendor`) under `prefix` from memory: `index.html` at the prefix, every
+ * other file by its name; `Cache-Control: no-cache` with a strong ETag (a 304 when unchanged, so an upgraded service
+ * never serves a stale mix of files), `nosniff`, and on the page its CSP and `Referrer-Policy: no-referrer`; unknown
+ * names are 404 not_found.
  */
 export function staticPages(options: StaticPages): FastifyPluginAsync {
   return async (app) => {
