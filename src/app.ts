@@ -187,8 +187,10 @@ export async function buildApp(deps: Deps, options: BuildAppOptions = {}): Promi
   });
   const verifier = new TokenVerifier(deps.db, authFailures);
   app.decorate('tokenVerifier', verifier);
-  // Each request's writes and replica reads are tracked for the account it acts for (read-your-writes, src/db/replica.ts).
-  app.addHook('onRequest', (_request, _reply, done) => withAccountScope(done));
+  // With a read replica, each request's writes and replica reads are tracked for the account it acts for
+  // (read-your-writes, src/db/replica.ts). Without one nothing reads the scope, and none is made: the first scope
+  // turns on Node 22's async hooks, which slow every promise of the process (docs/benchmarks.md).
+  if (deps.db.replicaState()) app.addHook('onRequest', (_request, _reply, done) => withAccountScope(done));
   // Every request's steps, in one order for every route family: authenticate, limit, claim, validate, handle,
   // settle; one error handler (src/http/pipeline.ts, docs/DEVELOPING.md "The request pipeline").
   await installPipeline(app, deps);
