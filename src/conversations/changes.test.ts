@@ -2,6 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
+import * as repo from './repository.ts';
 
 let t: TestApp;
 before(async () => {
@@ -346,5 +347,36 @@ describe('paging messages and paths', () => {
     assert.equal(messages.length, 200);
     assert.equal(messages[0].content.text, 'n6');
     assert.equal(messages[199].content.text, 'n205');
+  });
+});
+
+describe('saving a conversation', () => {
+  const versionOf = async (accountId: string, id: string) =>
+    (await t.db.query<{ xmin: string }>('select xmin::text from conversations where account_id = $1 and id = $2', [accountId, id])).rows[0]
+      ?.xmin;
+
+  it('writes only the columns that changed, and nothing when none did', async () => {
+    const { account, f } = await setup();
+    const [tag] = [await f.tag()];
+    const { id } = await f.conversation({ variables: { plan: 'pro', seats: 3 }, tags: [tag.id], text: 'hi' });
+    const before = await repo.findConversation(t.db, account.accountId, id);
+    assert.ok(before);
+    const version = await versionOf(account.accountId, id);
+    // Equal values in new objects (a copied date, array and variables) are no change: the row keeps its version.
+    const same = {
+      ...before,
+      tags: [...before.tags],
+      variables: { ...before.variables },
+      updated_at: new Date(before.updated_at.getTime()),
+    };
+    await repo.writeConversation(t.db, account.accountId, same, before, [], { at: new Date(), items: [] });
+    assert.equal(await versionOf(account.accountId, id), version);
+
+    await repo.writeConversation(t.db, account.accountId, { ...same, unread: before.unread + 2 }, before, [], {
+      at: new Date(),
+      items: [],
+    });
+    assert.notEqual(await versionOf(account.accountId, id), version);
+    assert.deepEqual(await repo.findConversation(t.db, account.accountId, id), { ...before, unread: before.unread + 2 });
   });
 });

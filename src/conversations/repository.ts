@@ -263,28 +263,42 @@ export function storedMessageRow(conversationId: string, message: NewMessageRow)
   };
 }
 
+/** Whether a column keeps its value: dates by instant, arrays item by item, `variables` by its JSON. */
+function sameColumnValue(before: unknown, after: unknown): boolean {
+  if (before === after) return true;
+  if (before instanceof Date && after instanceof Date) return before.getTime() === after.getTime();
+  if (Array.isArray(before) && Array.isArray(after)) return before.length === after.length && before.every((item, i) => item === after[i]);
+  if (before !== null && after !== null && typeof before === 'object' && typeof after === 'object')
+    return JSON.stringify(before) === JSON.stringify(after);
+  return false;
+}
+
 /**
- * Writes `conv` (inserted when `isNew`, else every changeable column saved), inserts `messages` after the
- * conversation's current ones, in their order, and records `events` in the outbox, in one statement (so one round
+ * Writes `conv`: inserted when there was none `before` (null), else the columns whose value changed saved (under the
+ * row lock the transaction took, so nothing else changed them meanwhile; none when none did). Inserts `messages` after
+ * the conversation's current ones, in their order, and records `events` in the outbox, in one statement (so one round
  * trip, and one worker trip on PGlite). The caller announces the events (`announceEvents`) with the transaction.
  */
 export async function writeConversation(
   db: Queryable,
   accountId: string,
   conv: ConversationRow,
-  isNew: boolean,
+  before: ConversationRow | null,
   messages: readonly NewMessageRow[],
   events: { at: Date; items: readonly NewEvent[] },
 ): Promise<void> {
   const p = new SqlParams();
   const account = p.add(accountId);
   const writes: string[] = [];
-  if (isNew) {
+  if (before === null) {
     writes.push(insertConversationsSql(account, p.add(conversationsJson([conv]))));
   } else {
-    const values = columnValues(conv, CHANGEABLE_FIELDS);
-    writes.push(`update conversations set ${CHANGEABLE_FIELDS.map((field, i) => `${field} = ${p.add(values[i])}`).join(', ')}
-                 where account_id = ${account} and id = ${p.add(conv.id)}`);
+    // A message changes a few columns of the conversation: binding only those keeps the statement small.
+    const changed = CHANGEABLE_FIELDS.filter((field) => !sameColumnValue(before[field], conv[field]));
+    const values = columnValues(conv, changed);
+    if (changed.length > 0)
+      writes.push(`update conversations set ${changed.map((field, i) => `${field} = ${p.add(values[i])}`).join(', ')}
+                   where account_id = ${account} and id = ${p.add(conv.id)}`);
   }
   if (messages.length > 0) {
     const column = <T>(pick: (message: NewMessageRow) => T) => p.add(messages.map(pick));
@@ -305,8 +319,9 @@ export async function writeConversation(
   }
   if (events.items.length > 0) writes.push(insertEventsSql(p, account, p.add(events.at), events.items));
   const [only, ...more] = writes;
+  if (only === undefined) return;
   if (more.length === 0) {
-    await db.query(only as string, p.values);
+    await db.query(only, p.values);
     return;
   }
   // Data-modifying statements in a `with` all run, to completion, whatever the final select reads.

@@ -274,8 +274,8 @@ interface ConversationChange {
 
 /**
  * The one place a conversation is written, as its transaction's last statement: `change.after` is inserted when
- * there was none `before` (null), else saved whole, with its messages inserted after the current ones and its
- * events recorded, in one statement.
+ * there was none `before` (null), else its changed columns saved, with its messages inserted after the current ones
+ * and its events recorded, in one statement.
  * `events` gets the messages' records (as stored) to put in the events. Returns those records.
  */
 async function saveConversation(
@@ -288,7 +288,7 @@ async function saveConversation(
   const messages = rows.map((row) => toMessage(repo.storedMessageRow(change.after.id, row)));
   const events = change.events?.(messages) ?? [];
   // Always the transaction's last statement: on PGlite its commit goes with it.
-  await repo.writeConversation(tx.last, accountId, change.after, before === null, rows, { at: change.at, items: events });
+  await repo.writeConversation(tx.last, accountId, change.after, before, rows, { at: change.at, items: events });
   if (events.length > 0) announceEvents(tx, accountId);
   return messages;
 }
