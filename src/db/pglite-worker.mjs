@@ -38,11 +38,26 @@ parentPort.on('message', async (request) => {
     return;
   }
   try {
-    // execProtocol (not execProtocolRaw) resets PGlite's per-call parser state;
-    // errors stay in the response bytes for node-postgres to report.
-    const { data } = await lite.execProtocol(request.bytes, { throwOnError: false });
-    const copy = new Uint8Array(data);
-    parentPort.postMessage({ type: 'result', id: request.id, bytes: copy }, [copy.buffer]);
+    // The response's bytes as they come, unparsed: node-postgres parses them on the main thread (execProtocol would
+    // parse every message here too, and throw the objects away). Errors stay in the bytes for it to report.
+    const chunks = [];
+    let length = 0;
+    await lite.execProtocolRawStream(request.bytes, {
+      // A view into PGlite's memory, valid only during the call.
+      onRawData: (chunk) => {
+        chunks.push(chunk.slice());
+        length += chunk.length;
+      },
+    });
+    const bytes = chunks.length === 1 ? chunks[0] : new Uint8Array(length);
+    if (chunks.length !== 1) {
+      let offset = 0;
+      for (const chunk of chunks) {
+        bytes.set(chunk, offset);
+        offset += chunk.length;
+      }
+    }
+    parentPort.postMessage({ type: 'result', id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
     parentPort.postMessage({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
   }
