@@ -357,7 +357,7 @@ describe('saving a conversation', () => {
 
   it('writes only the columns that changed, and nothing when none did', async () => {
     const { account, f } = await setup();
-    const [tag] = [await f.tag()];
+    const tag = await f.tag();
     const { id } = await f.conversation({ variables: { plan: 'pro', seats: 3 }, tags: [tag.id], text: 'hi' });
     const before = await repo.findConversation(t.db, account.accountId, id);
     assert.ok(before);

@@ -20,6 +20,20 @@ try {
   parentPort.postMessage({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
 }
 
+/**
+ * The chunks in one array of its own, to transfer to the main thread (not Buffer.concat: a small Buffer may share
+ * Node's pool, which a transfer would take away from the thread).
+ */
+function joined(chunks, length) {
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return bytes;
+}
+
 parentPort.on('message', async (request) => {
   if (request.type === 'close') {
     await lite?.close();
@@ -49,14 +63,7 @@ parentPort.on('message', async (request) => {
         length += chunk.length;
       },
     });
-    const bytes = chunks.length === 1 ? chunks[0] : new Uint8Array(length);
-    if (chunks.length !== 1) {
-      let offset = 0;
-      for (const chunk of chunks) {
-        bytes.set(chunk, offset);
-        offset += chunk.length;
-      }
-    }
+    const bytes = chunks.length === 1 ? chunks[0] : joined(chunks, length);
     parentPort.postMessage({ type: 'result', id: request.id, bytes }, [bytes.buffer]);
   } catch (error) {
     parentPort.postMessage({ type: 'error', id: request.id, message: error instanceof Error ? error.message : String(error) });
