@@ -148,10 +148,11 @@ function validateInput(family: Family, request: FastifyRequest): void {
     const refused = bodyErrors(request.body);
     if (refused.length > 0) throw invalidArgumentsError(refused);
   }
-  // Input the database cannot store is a 422 here, not a 500 from SQL later.
+  // Input the database cannot store is a 422 here, not a 500 from SQL later. A query string the operation takes no
+  // parameters from is ignored, as the document says (such operations, /healthz among them, declare no 422).
   const errors = [
     ...unstorableInputErrors(request.params, 'path'),
-    ...unstorableInputErrors(request.query, 'query'),
+    ...(request.routeOptions.schema?.querystring ? unstorableInputErrors(request.query, 'query') : []),
     ...unstorableInputErrors(request.body, 'body'),
   ];
   if (errors.length > 0) throw invalidArgumentsError(errors);

@@ -577,15 +577,45 @@ async function otherSession(app: TestApp): Promise<pg.Client> {
   return client;
 }
 
+/** The database's sessions as one line each: what a stuck lock test prints. */
+async function sessionsOf(session: pg.Client): Promise<string> {
+  const { rows } = await session.query<{ line: string }>(
+    `select concat_ws(' | ', pid, state, wait_event_type, wait_event, left(query, 120)) as line
+       from pg_stat_activity where datname = current_database()`,
+  );
+  return rows.map((row) => row.line).join('\n');
+}
+
+/** `promise`, or a failure naming `what` and listing the database's sessions once `ms` pass: never a silent hang. */
+async function within<T>(promise: Promise<T>, ms: number, what: string, session: pg.Client): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      sessionsOf(session).then(
+        (sessions) => reject(new Error(`${what}: still waiting after ${ms} ms; the database's sessions:\n${sessions}`)),
+        (error: unknown) => reject(new Error(`${what}: still waiting after ${ms} ms (sessions unknown: ${String(error)})`)),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Resolves once some session of the database waits for a lock (a request blocked behind the other session). */
 async function someoneWaitsForALock(session: pg.Client): Promise<void> {
-  for (;;) {
-    const { rows } = await session.query(
-      "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' limit 1",
-    );
-    if (rows.length > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const waiting = async () => {
+    for (;;) {
+      const { rows } = await session.query(
+        "select 1 from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' limit 1",
+      );
+      if (rows.length > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  await within(waiting(), 30_000, 'a request blocked on the held row', session);
 }
 
 async function messageCount(app: TestApp, account: TestAccount): Promise<number> {
@@ -609,11 +639,11 @@ describe('a request waiting on a row another session holds (PostgreSQL)', { skip
       t.clock.advance(40);
       assert.equal(await t.app.renewIdempotencyKeys(), 1);
       t.clock.advance(23); // the retry of the confirmed defect, 63 s after the first
-      const retry = await post(account, url, body, 'wait');
+      const retry = await within(post(account, url, body, 'wait'), 30_000, 'the retry while the first waits', session);
       assert.equal(retry.status, 409);
       assert.deepEqual(JSON.parse(retry.body), IN_USE);
       await session.query('rollback');
-      const answered = await first;
+      const answered = await within(first, 30_000, 'the first request once the row is free', session);
       assert.equal(answered.status, 200);
       const replay = await post(account, url, body, 'wait');
       assert.deepEqual([replay.status, replay.body, replay.headers['idempotent-replayed']], [200, answered.body, 'true']);
