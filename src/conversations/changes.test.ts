@@ -379,4 +379,23 @@ describe('saving a conversation', () => {
     assert.notEqual(await versionOf(account.accountId, id), version);
     assert.deepEqual(await repo.findConversation(t.db, account.accountId, id), { ...before, unread: before.unread + 2 });
   });
+
+  it('locks the row where another session could write it (PostgreSQL), not where nothing runs beside the transaction (PGlite)', async () => {
+    const { account, f } = await setup();
+    const { id } = await f.conversation({ text: 'hi' });
+    // A row lock stamps the row with the locking transaction (xmax), which stays after the commit.
+    const lockerOf = async () =>
+      (
+        await t.db.query<{ xmax: string }>('select xmax::text from conversations where account_id = $1 and id = $2', [
+          account.accountId,
+          id,
+        ])
+      ).rows[0]?.xmax;
+    const before = await lockerOf();
+    await t.db.transaction(async (tx) => {
+      assert.equal(tx.alone, t.db.engine === 'pglite');
+      assert.equal((await repo.lockConversation(tx, account.accountId, id))?.conv.id, id);
+    });
+    assert.equal((await lockerOf()) !== before, t.db.engine === 'postgres');
+  });
 });

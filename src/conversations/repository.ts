@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/db.ts';
+import type { Queryable, Transaction } from '../db/db.ts';
 import { firstRow, type Row } from '../db/rows.ts';
 import { SqlParams } from '../db/params.ts';
 import { defaultPartition } from '../db/partitions.ts';
@@ -78,20 +78,20 @@ export async function findConversation(db: Queryable, accountId: string, id: str
 }
 
 /**
- * The conversation as `findConversation` finds it, its row locked until the transaction ends (serialising writers);
- * with `presence`, whether an agent of its group is available then (what a live contact message needs), in the same
- * query, else null.
+ * The conversation as `findConversation` finds it, its row locked until the transaction ends (serialising writers;
+ * no lock in a transaction that runs `alone`, which nothing can interleave with); with `presence`, whether an agent
+ * of its group is available then (what a live contact message needs), in the same query, else null.
  */
 export async function lockConversation(
-  db: Queryable,
+  tx: Transaction,
   accountId: string,
   id: string,
   presence?: PresenceAt,
 ): Promise<{ conv: ConversationRow; agentAvailable: boolean | null } | null> {
-  const { rows } = await db.query<ConversationRow & { agent_available: boolean | null }>(
+  const { rows } = await tx.query<ConversationRow & { agent_available: boolean | null }>(
     `select ${CONVERSATION_COLUMNS},
             ${presence ? agentAvailableSql('$1', 'conversations.group_id', '$3', '$4') : 'null::boolean'} as agent_available
-     from conversations where ${VISIBLE_CONVERSATION} for update of conversations`,
+     from conversations where ${VISIBLE_CONVERSATION} ${tx.alone ? '' : 'for update of conversations'}`,
     presence ? [accountId, id, presence.at, presence.ttlSeconds] : [accountId, id],
   );
   const row = rows[0];

@@ -38,6 +38,11 @@ export interface Transaction extends Queryable {
    * and the transaction's function must return without throwing once it has run (on PGlite it has committed).
    */
   readonly last: Queryable;
+  /**
+   * No other statement can run while this transaction is open: PGlite has one connection, held from `begin` to the
+   * commit, so a row lock there serialises nothing and only costs a write of the row (its lock) in the worker.
+   */
+  readonly alone: boolean;
 }
 
 export interface Db extends Queryable {
@@ -677,6 +682,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
             const result = await fn({
               query: run,
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
+              alone: engine === 'pglite',
               last: {
                 query: (sql, params) => {
                   if (!ended) session.commitWithNextStatement?.();
