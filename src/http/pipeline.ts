@@ -148,8 +148,8 @@ function validateInput(family: Family, request: FastifyRequest): void {
     const refused = bodyErrors(request.body);
     if (refused.length > 0) throw invalidArgumentsError(refused);
   }
-  // Input the database cannot store is a 422 here, not a 500 from SQL later. A query string the operation takes no
-  // parameters from is ignored, as the document says (such operations, /healthz among them, declare no 422).
+  // Input the database cannot store is a 422 here, not a 500 from SQL later. An operation that takes no query
+  // parameters ignores its query string, whatever it holds (such operations, /healthz among them, declare no 422).
   const errors = [
     ...unstorableInputErrors(request.params, 'path'),
     ...(request.routeOptions.schema?.querystring ? unstorableInputErrors(request.query, 'query') : []),
