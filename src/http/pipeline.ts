@@ -49,7 +49,7 @@ export interface Family {
   limitKey(request: FastifyRequest): string;
   /** Its POSTs take an Idempotency-Key (docs/api.md#idempotency-keys). */
   readonly idempotencyKeys?: true;
-  /** Checks of its own on the input, before the route's schema (the legacy export merges query and body). */
+  /** Checks of its own on the input, before any other (the legacy export merges query and body, dropping what it does not read). */
   validate?(request: FastifyRequest): void;
   readonly errors: ErrorFormat;
 }
@@ -144,6 +144,9 @@ function claimedBody(request: FastifyRequest): unknown {
 
 /** The validate step's checks before the route's schema; Fastify runs the schema's right after. */
 function validateInput(family: Family, request: FastifyRequest): void {
+  // The family's own checks first: they keep only the input the operation reads (the legacy export drops the
+  // parameters it does not know), which is all the checks below may refuse.
+  family.validate?.(request);
   if (request.routeOptions.config.bodyless) {
     const refused = bodyErrors(request.body);
     if (refused.length > 0) throw invalidArgumentsError(refused);
@@ -156,7 +159,6 @@ function validateInput(family: Family, request: FastifyRequest): void {
     ...unstorableInputErrors(request.body, 'body'),
   ];
   if (errors.length > 0) throw invalidArgumentsError(errors);
-  family.validate?.(request);
 }
 
 /** Discards the body read for a request that did not reach its handler. */
