@@ -11,7 +11,7 @@ import * as repo from './repository.ts';
 
 type ErasureDeps = Pick<Deps, 'db' | 'now'>;
 
-/** Conversations erased per transaction: each batch holds its rows' locks (and on PGlite the one connection) briefly. */
+/** Conversations erased per transaction: each batch holds its rows' locks (and on PGlite the one backend) briefly. */
 export const ERASURE_BATCH = 200;
 
 /** How often the last step is tried again when a conversation was started with the contact while the batches ran. */

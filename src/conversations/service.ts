@@ -64,7 +64,7 @@ async function requireConversation(db: Queryable, accountId: string, id: string)
 
 /**
  * The conversation under its row lock, and the time read once the lock is held: writers queue on the lock (on PGlite
- * on its one connection, which a transaction holds alone), so each reads the clock after the previous one committed
+ * for its one backend, which a transaction holds alone), so each reads the clock after the previous one committed
  * and the rows they store carry times in the order they are stored. With `live`, whether an agent of its group is
  * available too, in the same query, judged at the time read before the lock is taken (a presence lasts
  * presenceTtlSeconds; a wait for the lock is far shorter).

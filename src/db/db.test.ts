@@ -4,7 +4,15 @@ import { startTestApp, type TestApp } from '../test/harness.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { openDb, POSTGRES_CONNECTIONS, POSTGRES_HEAVY_CONNECTIONS, QueryTimeoutError, SATURATED_AFTER_MS, type Db } from './db.ts';
+import {
+  openDb,
+  PGLITE_CONNECTIONS,
+  POSTGRES_CONNECTIONS,
+  POSTGRES_HEAVY_CONNECTIONS,
+  QueryTimeoutError,
+  SATURATED_AFTER_MS,
+  type Db,
+} from './db.ts';
 import { isBegin } from './pglite-thread.ts';
 import { serialize } from 'pg-protocol';
 import { freshStorage, openStorage, tempDataDir } from '../test/processes.ts';
@@ -19,13 +27,16 @@ before(async () => {
 });
 
 /**
- * Takes every connection with small statements that sleep (PGlite has one connection,
- * PostgreSQL POSTGRES_CONNECTIONS): the first for `firstSeconds`, the others for `seconds`.
+ * Takes every connection with small statements that sleep (PGLITE_CONNECTIONS on PGlite's one backend,
+ * PostgreSQL POSTGRES_CONNECTIONS): the first for `firstSeconds`, the others until `seconds`.
  * Resolves, with the order log, when all have ended.
  */
 function occupyConnections(seconds: number, firstSeconds = seconds, log: string[] = []): Promise<void> {
-  const connections = t.db.engine === 'pglite' ? 1 : POSTGRES_CONNECTIONS;
-  const holders = Array.from({ length: connections }, (_, i) => t.db.query('select pg_sleep($1)', [i === 0 ? firstSeconds : seconds]));
+  // PGlite's connections share one backend, which runs their statements one after another: the others sleep the rest.
+  const pglite = t.db.engine === 'pglite';
+  const connections = pglite ? PGLITE_CONNECTIONS : POSTGRES_CONNECTIONS;
+  const others = pglite ? (seconds - firstSeconds) / (connections - 1) : seconds;
+  const holders = Array.from({ length: connections }, (_, i) => t.db.query('select pg_sleep($1)', [i === 0 ? firstSeconds : others]));
   return Promise.all(holders).then(() => void log.push('connections free'));
 }
 after(() => t.close());
@@ -147,6 +158,29 @@ it("commits with a transaction's last statement, rolls back when it fails, and r
   assert.equal((await t.db.query<{ one: number }>('select 1 as one')).rows[0]!.one, 1);
 });
 
+it('keeps transactions apart while other statements run beside them: read, decide, write never interleave', async () => {
+  // What the conversations rely on (Transaction.alone): on PGlite its connections share one backend, and nothing of
+  // another connection may run between a transaction's statements; on PostgreSQL the row lock does it.
+  await t.db.query('create table if not exists counted (id int primary key, n int not null)');
+  await t.db.query('insert into counted values (1, 0) on conflict (id) do update set n = 0');
+  const seen: number[] = [];
+  const increment = () =>
+    t.db.transaction(async (tx) => {
+      const lock = tx.alone ? '' : ' for update';
+      const { rows } = await tx.query<{ n: number }>(`select n from counted where id = $1${lock}`, [1]);
+      await sleep(1);
+      await tx.last.query('update counted set n = $2 where id = $1', [1, rows[0]!.n + 1]);
+    });
+  // Reads outside any transaction, sent while the increments run, see only committed counts.
+  const reader = async () => {
+    for (let i = 0; i < 20; i++) seen.push((await t.db.query<{ n: number }>('select n from counted where id = $1', [1])).rows[0]!.n);
+  };
+  await Promise.all([...Array.from({ length: 40 }, increment), reader(), reader()]);
+  assert.deepEqual((await t.db.query('select n from counted where id = $1', [1])).rows, [{ n: 40 }]);
+  assert.ok(seen.every((n) => n >= 0 && n <= 40));
+  await t.db.query('drop table counted');
+});
+
 it('rolls a failed transaction back', async () => {
   const account = await t.account();
   await assert.rejects(
@@ -184,8 +218,9 @@ function occupyHeavyLane(): Promise<void> {
 
 it('starts small statements before queued heavy ones', async () => {
   const order: string[] = [];
-  // The first connection frees after 0.5 s, the others (PostgreSQL) after 3 s: one turn to give.
-  const occupied = occupyConnections(3, 0.5);
+  // The first connection frees after 0.5 s, the others after 3 s (PostgreSQL): one turn to give. On PGlite a heavy
+  // statement waits for every connection to be free (it runs alone), so they all free within its timeout there.
+  const occupied = occupyConnections(t.db.engine === 'pglite' ? 0.8 : 3, 0.5);
   const heavy = t.db.heavy.query("select 'heavy'").then(() => order.push('heavy'));
   const small = t.db.query("select 'small'").then(() => order.push('small'));
   await Promise.all([occupied, heavy, small]);
@@ -194,7 +229,7 @@ it('starts small statements before queued heavy ones', async () => {
 
 it('gives a heavy statement its turn while small ones keep every connection busy without pause', { timeout: 120_000 }, async () => {
   // Writers at many connections: the small queue is never empty. Table maintenance (heavy, without timeout) must still run.
-  const connections = t.db.engine === 'pglite' ? 1 : POSTGRES_CONNECTIONS;
+  const connections = t.db.engine === 'pglite' ? PGLITE_CONNECTIONS : POSTGRES_CONNECTIONS;
   let heavyDone = false;
   let smallAfterHeavyQueued = 0;
   let heavyQueued = false;

@@ -39,8 +39,9 @@ export interface Transaction extends Queryable {
    */
   readonly last: Queryable;
   /**
-   * No other statement can run while this transaction is open: PGlite has one connection, held from `begin` to the
-   * commit, so a row lock there serialises nothing and only costs a write of the row (its lock) in the worker.
+   * No other statement can run while this transaction is open: PGlite's connections share one backend, and the
+   * others' statements wait from its `begin` to its commit (src/db/pglite-thread.ts), so a row lock there serialises
+   * nothing and only costs a write of the row (its lock) in the worker.
    */
   readonly alone: boolean;
 }
@@ -99,7 +100,7 @@ export class DatabaseSaturatedError extends Error {
 }
 
 export interface PoolState {
-  /** Connections this instance may use at once (PGlite: 1). */
+  /** Connections this instance may use at once (PGlite: PGLITE_CONNECTIONS, sharing one backend). */
   size: number;
   /** Connections in use, by small and heavy (Db.heavy) work. */
   busy: { small: number; heavy: number };
@@ -145,7 +146,7 @@ export interface DbOptions {
   /**
    * Whether statements with parameters get names (parsed once per connection): only safe when every
    * statement of a connection reaches one server session (a direct connection, or a pooler that carries
-   * named statements). Default: true. PGlite always names them (its one connection is one session).
+   * named statements). Default: true. PGlite always names them (its connections name theirs apart in its one session).
    */
   preparedStatements?: boolean;
   /** The setting databaseUrl comes from, for the start-up error (DATABASE_URL unless given). */
@@ -206,11 +207,17 @@ export function dbOptionsOf(
 
 /** PostgreSQL connections of one instance; heavy work may hold at most half, so small requests always find one. */
 export const POSTGRES_CONNECTIONS = 10;
+/**
+ * node-postgres connections to PGlite's one backend (src/db/pglite-thread.ts): while one of them reads an answer on
+ * the main thread, the worker runs the next one's statement instead of waiting. Only one transaction is open at a
+ * time; statements outside one go in the order they were sent.
+ */
+export const PGLITE_CONNECTIONS = 4;
 export const POSTGRES_HEAVY_CONNECTIONS = 5;
 
 /**
  * One code path for both engines: node-postgres talks to PostgreSQL over TCP,
- * or to PGlite through PGlite's node-postgres adapter (one connection). PGlite
+ * or to PGlite through PGlite's node-postgres adapter (PGLITE_CONNECTIONS sharing its one backend). PGlite
  * itself runs in a worker thread (src/db/pglite-thread.ts) so its queries never
  * block the event loop. Either way, statements go through Lanes, which start small
  * ones before queued heavy ones.
@@ -266,14 +273,17 @@ export async function openDb(options: DbOptions): Promise<Db> {
     lock?.release();
     throw error;
   }
-  const pool = new pg.Pool({ ...createPgConfig(lite as never), max: 1 });
+  const connections = pgliteConnections(lite);
+  // Never closed when idle: a connection's statements stay prepared in the backend for as long as it runs.
+  const pool = new pg.Pool({ max: PGLITE_CONNECTIONS, idleTimeoutMillis: 0, Client: connections.Client });
   // A thread ended mid-statement (a forced close) fails the running statement, and its client
   // reports it as an 'error' event too: the statement's caller has it already.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  return poolDb(pool, 'pglite', new Lanes(1, 1), options, {
-    commitWithNextStatement: () => lite.commitWithNextStatement(),
+  return poolDb(pool, 'pglite', new Lanes(PGLITE_CONNECTIONS, 1, true), options, {
+    commitWithNextStatement: (client) => connections.of(client).session.commitWithNextStatement(),
+    statementPrefix: (client) => connections.of(client).prefix,
     // One process holds a PGlite directory (its lock), so every listener is in this one: a notification goes to
-    // them directly, and costs no statement on the one connection the writes need.
+    // them directly, and costs no statement on the one backend the writes need.
     async listen(channel, handler) {
       const entry = { channel, handler };
       localListeners.add(entry);
@@ -301,6 +311,36 @@ export async function openDb(options: DbOptions): Promise<Db> {
       }
     },
   });
+}
+
+/**
+ * PGLITE_CONNECTIONS node-postgres connections to PGlite's one backend, as the `Client` of a pg.Pool. Every statement
+ * they prepare lives in that one backend, so each names its statements apart (`prefix`). A connection's adapter (with
+ * the list of statements it has prepared) goes to the client that takes its place.
+ */
+function pgliteConnections(lite: PGliteThread) {
+  const free = Array.from({ length: PGLITE_CONNECTIONS }, (_, index) => {
+    const session = lite.session();
+    return { session, prefix: `c${index}_`, config: createPgConfig(session as never) };
+  });
+  const taken = new WeakMap<object, (typeof free)[number]>();
+  class Client extends pg.Client {
+    constructor(config: pg.ClientConfig = {}) {
+      const connection = free.pop();
+      if (!connection) throw new Error('Every PGlite connection is taken');
+      super({ ...config, ...connection.config });
+      taken.set(this, connection);
+      this.once('end', () => free.push(connection));
+    }
+  }
+  return {
+    Client,
+    of(client: pg.PoolClient) {
+      const connection = taken.get(client);
+      if (!connection) throw new Error('Not a PGlite connection');
+      return connection;
+    },
+  };
 }
 
 const REPLICA_DEFAULTS: ReplicaOptions = { waitMs: 1000, maxLagMs: 10_000 };
@@ -427,7 +467,8 @@ interface Session {
   listen(channel: string, handler: (payload: string) => void, db: Queryable): Promise<() => Promise<void>>;
   close(force?: AbortSignal): Promise<void>;
   /** Sends the commit with the next statement (PGlite: Transaction.last). */
-  commitWithNextStatement?(): void;
+  commitWithNextStatement?(client: pg.PoolClient): void;
+  statementPrefix?(client: pg.PoolClient): string;
   /** Delivers a committed notification to the listeners itself (PGlite), instead of PostgreSQL's NOTIFY. */
   notify?(channel: string, payload: string): void;
 }
@@ -451,7 +492,7 @@ interface Queued {
  * Admits work onto the connections: at most `capacity` at once (the pool's size, so the
  * pool itself never queues), at most `heavyCapacity` of them heavy, and queued small work
  * before queued heavy work, except that a heavy statement that has waited HEAVY_MAX_WAIT_MS
- * while small ones started goes next. On PGlite's one connection this is what keeps a health
+ * while small ones started goes next. On PGlite's one backend this is what keeps a health
  * check or a GET from waiting behind a queue of statistics requests, without starving them.
  */
 class Lanes {
@@ -463,6 +504,8 @@ class Lanes {
   constructor(
     readonly capacity: number,
     readonly heavyCapacity: number,
+    /** A heavy statement runs with nothing beside it (PGlite: its connections share one backend, see PGLITE_CONNECTIONS). */
+    readonly heavyAlone = false,
   ) {}
 
   /** When a connection was last free: the last time a statement started or finished (performance.now()). */
@@ -521,12 +564,15 @@ class Lanes {
 
   #dispatch(): void {
     while (this.#active < this.capacity) {
-      const heavyTurn = this.#activeHeavy < this.heavyCapacity;
+      if (this.heavyAlone && this.#activeHeavy > 0) return;
+      const heavyTurn = this.#activeHeavy < this.heavyCapacity && (!this.heavyAlone || this.#active === 0);
       const [oldestHeavy] = this.#queued.heavy;
       const overdue =
         oldestHeavy !== undefined &&
         this.#smallStarts > oldestHeavy.smallStartsBefore &&
         performance.now() - oldestHeavy.queuedAt >= HEAVY_MAX_WAIT_MS;
+      // A heavy statement that runs alone and is overdue: nothing new starts until the running ones have ended.
+      if (this.heavyAlone && overdue && !heavyTurn) return;
       const next =
         (heavyTurn && overdue ? this.#queued.heavy.shift() : undefined) ??
         this.#queued.small.shift() ??
@@ -551,7 +597,7 @@ const statementNames = new Map<string, string>();
  * "cs_1" already exists` or `does not exist`) the statement is unnamed, parsed
  * each time.
  */
-function preparedQuery(sql: string, params: unknown[] | undefined, named: boolean): pg.QueryConfig {
+function preparedQuery(sql: string, params: unknown[] | undefined, named: boolean, prefix = ''): pg.QueryConfig {
   // Without parameters node-postgres uses the simple protocol, which also runs several statements (migrations).
   if (!params || params.length === 0 || !named) return { text: sql, values: params };
   let name = statementNames.get(sql);
@@ -559,7 +605,7 @@ function preparedQuery(sql: string, params: unknown[] | undefined, named: boolea
     name = `cs_${statementNames.size + 1}`;
     statementNames.set(sql, name);
   }
-  return { text: sql, values: params, name };
+  return { text: sql, values: params, name: name === undefined ? undefined : prefix + name };
 }
 
 /** An error without a SQLSTATE: the database did not answer at all (a connection lost, the PGlite worker gone). */
@@ -655,7 +701,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
       engine,
       query: (sql, params) =>
         withClient(heavy, timeoutMs, async (client, timedBegin) => {
-          const query = preparedQuery(sql, params as unknown[], named);
+          const query = preparedQuery(sql, params as unknown[], named, session.statementPrefix?.(client));
           // A heavy statement with a timeout runs in a transaction of its own, which its timeout ends with.
           const bounded = heavy ? timedBegin?.() : WRITE_STATEMENT.test(sql) ? boundedBegin : undefined;
           if (!bounded) return client.query(query) as never;
@@ -675,7 +721,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
           let ended = false;
           const run = (sql: string, params: unknown[] | undefined) => {
             if (ended) throw new Error(`A statement after the transaction's last one: ${sql}`);
-            return client.query(preparedQuery(sql, params as unknown[], named)) as never;
+            return client.query(preparedQuery(sql, params as unknown[], named, session.statementPrefix?.(client))) as never;
           };
           try {
             await client.query(timedBegin?.() ?? begin);
@@ -685,7 +731,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
               alone: engine === 'pglite',
               last: {
                 query: (sql, params) => {
-                  if (!ended) session.commitWithNextStatement?.();
+                  if (!ended) session.commitWithNextStatement?.(client);
                   const answer = run(sql, params);
                   ended = true;
                   return answer;

@@ -78,22 +78,27 @@ export class PGliteOpenError extends Error {
 
 /**
  * PGlite running in a worker thread, shaped like the PGlite object that PGlite's
- * own node-postgres adapter drives (`waitReady` and `execProtocolStream`). So the
- * adapter and node-postgres stay the one code path, and the event loop stays free
- * while a query runs: in-thread PGlite froze every request for as long as a query took.
+ * own node-postgres adapter drives (`waitReady` and `execProtocolStream`), once per
+ * session (`session()`). So the adapter and node-postgres stay the one code path, and
+ * the event loop stays free while a query runs: in-thread PGlite froze every request
+ * for as long as a query took.
+ *
+ * PGlite has one backend session; several node-postgres connections share it through
+ * sessions of this thread. A trip to the worker is queued there behind the ones sent
+ * before it, so the worker goes from one to the next without waiting for the main
+ * thread to read an answer. What keeps the connections apart is that while one of them
+ * has a transaction open (from its `begin` to its commit or rollback), the others'
+ * trips wait here and go in the order they came once it has sent its end.
  */
 export class PGliteThread {
   readonly waitReady: Promise<void>;
   readonly #worker: Worker;
   readonly #pending = new Map<number, Waiter>();
   #nextId = 1;
-  #held: Uint8Array[] = [];
-  /** Begins among the held messages, answered already: their real answers are dropped from the next reply. */
-  #answeredBegins = 0;
-  /** The next statement is its transaction's last: a commit travels with it (commitWithNextStatement). */
-  #commitWithNext = false;
-  /** The answer of the commit that travelled with the last statement, for the transaction's end to take. */
-  #commitAnswer: BackendMessage[] | undefined;
+  /** The session whose transaction is open: only its trips may go to the worker. */
+  #owner: PGliteSession | undefined;
+  /** Trips of other sessions waiting for the owner's transaction to end, in the order they came. */
+  readonly #waiting: (() => void)[] = [];
   #closing: Promise<void> | undefined;
 
   /** `loadDataDir`: a backup to unpack into the (empty) directory before opening it. */
@@ -115,6 +120,11 @@ export class PGliteThread {
     });
   }
 
+  /** A connection's view of the one backend session (what PGlite's node-postgres adapter drives). */
+  session(): PGliteSession {
+    return new PGliteSession(this);
+  }
+
   #settle(reply: Extract<WorkerReply, { id: number }>): void {
     const waiter = this.#pending.get(reply.id);
     this.#pending.delete(reply.id);
@@ -128,61 +138,19 @@ export class PGliteThread {
   }
 
   /**
-   * node-postgres sends a parameterised statement as five messages (Parse, Bind, Describe,
-   * Execute, Sync), which the adapter hands over one call each. Those that only queue work
-   * are held here and sent with the next one that asks for an answer, so a statement costs
-   * one round trip to the worker, not five; their replies arrive in order with that answer.
-   * A transaction's `begin` is held too and answered at once (it cannot fail: there is never
-   * a transaction open when it comes), so it travels with the transaction's first statement.
+   * Sends one trip of `session` to the worker, after the trips sent before it, once no other session has a
+   * transaction open. `open`: the session's transaction is still open after this trip.
    */
-  async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
-    if (this.#commitAnswer) {
-      const answer = this.#commitAnswer;
-      this.#commitAnswer = undefined;
-      // The transaction's end gets the commit's answer: COMMIT, or ROLLBACK when its last statement failed.
-      if (isTransactionEnd(bytes)) return answer;
-      throw new Error("A statement was sent after its transaction's last one (commitWithNextStatement)");
+  exchange(session: PGliteSession, bytes: Uint8Array, open: boolean): Promise<Uint8Array> {
+    if (this.#owner !== undefined && this.#owner !== session) {
+      return new Promise((resolve, reject) => {
+        this.#waiting.push(() => this.exchange(session, bytes, open).then(resolve, reject));
+      });
     }
-    this.#held.push(bytes);
-    const type = bytes[0];
-    if (type !== undefined && HELD_MESSAGE_TYPES.has(type)) return [];
-    if (isBegin(bytes)) {
-      this.#answeredBegins++;
-      return parse(BEGIN_ANSWER);
-    }
-    const commits = this.#commitWithNext;
-    if (commits) this.#held.push(COMMIT_QUERY);
-    const exchange = this.#held.length === 1 ? bytes : Buffer.concat(this.#held);
-    const answered = this.#answeredBegins;
-    this.#held = [];
-    this.#answeredBegins = 0;
-    this.#commitWithNext = false;
-    const response = await this.#request({ type: 'query', bytes: exchange });
-    const messages = parse(response);
-    if (answered === 0 && !commits) return messages;
-    // Drop the real answers of the held begins: everything up to their ReadyForQuery.
-    let skipped = 0;
-    let ends = 0;
-    while (ends < answered && skipped < messages.length) {
-      const message = itemAt(messages, skipped++);
-      if (message.name === 'error') throw new Error(`PGlite could not begin a transaction: ${(message as { message?: string }).message}`);
-      if (message.name === 'readyForQuery') ends++;
-    }
-    if (!commits) return messages.slice(skipped);
-    // Keep the commit's answer (all after the statement's ReadyForQuery) for the transaction's end.
-    let statementEnd = skipped;
-    while (statementEnd < messages.length && itemAt(messages, statementEnd).name !== 'readyForQuery') statementEnd++;
-    this.#commitAnswer = messages.slice(statementEnd + 1);
-    return messages.slice(skipped, statementEnd + 1);
-  }
-
-  /**
-   * The next statement is its transaction's last: the transaction's commit is sent with it, in the same trip to the
-   * worker, and its answer kept for the transaction's own `commit` (or `rollback`, after a failed statement: the
-   * commit of a failed transaction rolls it back), which then costs no trip. Nothing may be sent in between.
-   */
-  commitWithNextStatement(): void {
-    this.#commitWithNext = true;
+    this.#owner = open ? session : undefined;
+    const reply = this.#request({ type: 'query', bytes });
+    while (this.#owner === undefined && this.#waiting.length > 0) this.#waiting.shift()?.();
+    return reply;
   }
 
   /** The whole data directory as a gzipped tarball (PGlite's dumpDataDir), for `chat-service backup`. */
@@ -219,6 +187,84 @@ export class PGliteThread {
       await this.#worker.terminate();
     })();
     return this.#closing;
+  }
+}
+
+/** One node-postgres connection's share of the thread's backend session. */
+export class PGliteSession {
+  readonly waitReady: Promise<void>;
+  #held: Uint8Array[] = [];
+  /** Begins among the held messages, answered already: their real answers are dropped from the next reply. */
+  #answeredBegins = 0;
+  /** A `begin` has been answered and its commit or rollback not yet sent. */
+  #open = false;
+  /** The next statement is its transaction's last: a commit travels with it (commitWithNextStatement). */
+  #commitWithNext = false;
+  /** The answer of the commit that travelled with the last statement, for the transaction's end to take. */
+  #commitAnswer: BackendMessage[] | undefined;
+
+  constructor(readonly thread: PGliteThread) {
+    this.waitReady = thread.waitReady;
+  }
+
+  /**
+   * node-postgres sends a parameterised statement as five messages (Parse, Bind, Describe,
+   * Execute, Sync), which the adapter hands over one call each. Those that only queue work
+   * are held here and sent with the next one that asks for an answer, so a statement costs
+   * one round trip to the worker, not five; their replies arrive in order with that answer.
+   * A transaction's `begin` is held too and answered at once (it cannot fail: there is never
+   * a transaction open in this session when it comes), so it travels with the transaction's first statement.
+   */
+  async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
+    if (this.#commitAnswer) {
+      const answer = this.#commitAnswer;
+      this.#commitAnswer = undefined;
+      // The transaction's end gets the commit's answer: COMMIT, or ROLLBACK when its last statement failed.
+      if (isTransactionEnd(bytes)) return answer;
+      throw new Error("A statement was sent after its transaction's last one (commitWithNextStatement)");
+    }
+    this.#held.push(bytes);
+    const type = bytes[0];
+    if (type !== undefined && HELD_MESSAGE_TYPES.has(type)) return [];
+    if (isBegin(bytes)) {
+      this.#answeredBegins++;
+      this.#open = true;
+      return parse(BEGIN_ANSWER);
+    }
+    const commits = this.#commitWithNext;
+    if (commits) this.#held.push(COMMIT_QUERY);
+    if (commits || isTransactionEnd(bytes)) this.#open = false;
+    const exchange = this.#held.length === 1 ? bytes : Buffer.concat(this.#held);
+    const answered = this.#answeredBegins;
+    this.#held = [];
+    this.#answeredBegins = 0;
+    this.#commitWithNext = false;
+    const response = await this.thread.exchange(this, exchange, this.#open);
+    const messages = parse(response);
+    if (answered === 0 && !commits) return messages;
+    // Drop the real answers of the held begins: everything up to their ReadyForQuery.
+    let skipped = 0;
+    let ends = 0;
+    while (ends < answered && skipped < messages.length) {
+      const message = itemAt(messages, skipped++);
+      if (message.name === 'error') throw new Error(`PGlite could not begin a transaction: ${(message as { message?: string }).message}`);
+      if (message.name === 'readyForQuery') ends++;
+    }
+    if (!commits) return messages.slice(skipped);
+    // Keep the commit's answer (all after the statement's ReadyForQuery) for the transaction's end.
+    let statementEnd = skipped;
+    while (statementEnd < messages.length && itemAt(messages, statementEnd).name !== 'readyForQuery') statementEnd++;
+    this.#commitAnswer = messages.slice(statementEnd + 1);
+    return messages.slice(skipped, statementEnd + 1);
+  }
+
+  /**
+   * The next statement is its transaction's last: the transaction's commit is sent with it, in the same trip to the
+   * worker, and its answer kept for the transaction's own `commit` (or `rollback`, after a failed statement: the
+   * commit of a failed transaction rolls it back), which then costs no trip. Nothing may be sent in between.
+   */
+  commitWithNextStatement(): void {
+    this.#commitWithNext = true;
   }
 }
 

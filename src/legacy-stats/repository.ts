@@ -292,7 +292,7 @@ const CHUNK_MIN_DAYS = 28;
 
 /**
  * The scope cut at unit boundaries into pieces of about a month. A long export runs
- * as one statement per piece, so on PGlite's single connection a small request
+ * as one statement per piece, so on PGlite's single backend a small request
  * waits for one piece at most, not for the whole export (docs/behaviour.md §10),
  * and on PostgreSQL the pieces run side by side. A unit is never split: each
  * piece counts exactly the conversations of its own units.

@@ -1,5 +1,5 @@
 import { Counter, Gauge } from 'prom-client';
-import type { Db, Queryable } from '../db/db.ts';
+import { PGLITE_CONNECTIONS, type Db, type Queryable } from '../db/db.ts';
 import { firstRow } from '../db/rows.ts';
 import { FALLBACK_REASONS } from '../db/replica.ts';
 import { timed, type Metrics } from './metrics.ts';
@@ -53,7 +53,7 @@ function registerPoolGauges(db: Db, metrics: Metrics) {
   const registers = [metrics.registry];
   new Gauge({
     name: 'chat_db_pool_size',
-    help: 'Database connections this instance may use at once (PGlite: 1)',
+    help: `Database connections this instance may use at once (PGlite: ${PGLITE_CONNECTIONS}, sharing one backend)`,
     registers,
     collect() {
       this.set(db.poolState().size);
