@@ -309,6 +309,17 @@ it('answers /readyz and /healthz while every connection is busy', async () => {
   assert.deepEqual(order, ['answered', 'connections free']);
 });
 
+it('answers /readyz without waiting for a statement under way (PGlite runs its connections on one backend)', async () => {
+  const order: string[] = [];
+  const running = t.db.query('select pg_sleep(2)').then(() => order.push('statement ended'));
+  await sleep(200);
+  const ready = await t.client().get('/readyz');
+  order.push('answered');
+  await running;
+  assert.equal(ready.status, 200);
+  assert.deepEqual(order, ['answered', 'statement ended']);
+});
+
 it('answers /readyz 503 once every connection has been busy for SATURATED_AFTER_MS, and 200 once one is free (issue 18.15)', async () => {
   const occupied = occupyConnections((SATURATED_AFTER_MS + 1500) / 1000);
   await sleep(SATURATED_AFTER_MS + 300);

@@ -504,16 +504,19 @@ class Lanes {
   constructor(
     readonly capacity: number,
     readonly heavyCapacity: number,
-    /** A heavy statement runs with nothing beside it (PGlite: its connections share one backend, see PGLITE_CONNECTIONS). */
-    readonly heavyAlone = false,
+    /**
+     * The connections share one backend (PGlite, see PGLITE_CONNECTIONS), which runs one statement at a time: a heavy
+     * statement runs with nothing beside it, and a new statement waits while any runs.
+     */
+    readonly oneBackend = false,
   ) {}
 
   /** When a connection was last free: the last time a statement started or finished (performance.now()). */
   #lastFree = performance.now();
 
-  /** No connection is free: a new statement would wait. */
+  /** A new statement would wait: no connection is free, or on one backend a statement runs. */
   get busy(): boolean {
-    return this.#active >= this.capacity;
+    return this.oneBackend ? this.#active > 0 : this.#active >= this.capacity;
   }
 
   /** How long every connection has been busy without one coming free (0 while one is free). */
@@ -564,15 +567,15 @@ class Lanes {
 
   #dispatch(): void {
     while (this.#active < this.capacity) {
-      if (this.heavyAlone && this.#activeHeavy > 0) return;
-      const heavyTurn = this.#activeHeavy < this.heavyCapacity && (!this.heavyAlone || this.#active === 0);
+      if (this.oneBackend && this.#activeHeavy > 0) return;
+      const heavyTurn = this.#activeHeavy < this.heavyCapacity && (!this.oneBackend || this.#active === 0);
       const [oldestHeavy] = this.#queued.heavy;
       const overdue =
         oldestHeavy !== undefined &&
         this.#smallStarts > oldestHeavy.smallStartsBefore &&
         performance.now() - oldestHeavy.queuedAt >= HEAVY_MAX_WAIT_MS;
       // A heavy statement that runs alone and is overdue: nothing new starts until the running ones have ended.
-      if (this.heavyAlone && overdue && !heavyTurn) return;
+      if (this.oneBackend && overdue && !heavyTurn) return;
       const next =
         (heavyTurn && overdue ? this.#queued.heavy.shift() : undefined) ??
         this.#queued.small.shift() ??
