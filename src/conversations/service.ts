@@ -359,16 +359,19 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
   const assignedIds = unique(body.assigned_ids);
   const tags = unique(body.tags);
   const groupId = body.group_id ?? null;
-  return withReferenceRaces(body.contact_id, () =>
-    deps.db.transaction(async (tx) => {
-      const { agentAvailable } = await requireReferences(tx, accountId, {
-        contactId: body.contact_id,
-        agentIds: assignedIds,
-        groupId,
-        tagIds: tags,
-        extId: extIdCheck(body.ext_id, null),
-        availability: inputs.some(judgedLive) ? { groupId, presence: { at: now, ttlSeconds: deps.config.presenceTtlSeconds } } : undefined,
-      });
+  return withReferenceRaces(body.contact_id, async () => {
+    // Checked before the transaction, which then holds only the writes (on PGlite it holds the one backend, and every
+    // other connection waits for it). Inside it the check would not hold either (read committed on PostgreSQL): a
+    // contact erased or an ext_id taken in between fails the write, answered as the check would (withReferenceRaces).
+    const { agentAvailable } = await requireReferences(deps.db, accountId, {
+      contactId: body.contact_id,
+      agentIds: assignedIds,
+      groupId,
+      tagIds: tags,
+      extId: extIdCheck(body.ext_id, null),
+      availability: inputs.some(judgedLive) ? { groupId, presence: { at: now, ttlSeconds: deps.config.presenceTtlSeconds } } : undefined,
+    });
+    return deps.db.transaction(async (tx) => {
       const attachments: StoredAttachment[][] = [];
       for (const input of inputs) attachments.push(await resolveAttachments(tx, accountId, input.attachments, now, input.attachmentsPath));
 
@@ -407,8 +410,8 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         at: now,
       });
       return conversation;
-    }),
-  );
+    });
+  });
 }
 
 // ---------------------------------------------------------------- messages, paths, rating
