@@ -380,6 +380,65 @@ describe('saving a conversation', () => {
     assert.deepEqual(await repo.findConversation(t.db, account.accountId, id), { ...before, unread: before.unread + 2 });
   });
 
+  it('writes a change read without a lock only while the row is still the version read, its messages and events included', async () => {
+    const { account, f } = await setup();
+    const { id } = await f.conversation({ text: 'hi' });
+    const read = await repo.readConversationForChange(t.db, account.accountId, id);
+    assert.ok(read);
+    assert.equal(read.version, await versionOf(account.accountId, id));
+    const counts = async () =>
+      (
+        await t.db.query<{ messages: number; events: number }>(
+          `select (select count(*)::int from messages where account_id = $1 and conversation_id = $2) as messages,
+                  (select count(*)::int from events where account_id = $1 and conversation_id = $2) as events`,
+          [account.accountId, id],
+        )
+      ).rows[0];
+    const message = (text: string) => ({
+      id: `ms_${text}`,
+      type: 'message' as const,
+      sub_type: 'contact' as const,
+      agent_id: null,
+      content: { type: 'text', text },
+      attachments: [],
+      flags: { is_reply: false, is_first_reply: false, is_offline: false, is_offline_reply: false, response_time: null },
+      group_id: null,
+      created_at: new Date(),
+    });
+    const event = [{ type: 'conversation.contact_replied' as const, data: {}, conversationId: id }];
+    const before = await counts();
+    // Another writer came in between: the row is a new version, and nothing of the late write is stored.
+    await f.contactSays(id, 'in between');
+    const between = await counts();
+    const late = await repo.writeConversation(
+      t.db,
+      account.accountId,
+      { ...read.conv, unread: read.conv.unread + 1 },
+      read.conv,
+      [message('late')],
+      { at: new Date(), items: event },
+      read.version,
+    );
+    assert.equal(late, false);
+    assert.deepEqual(await counts(), between);
+    assert.notDeepEqual(between, before);
+    // Read again, the same write goes through.
+    const again = await repo.readConversationForChange(t.db, account.accountId, id);
+    assert.ok(again);
+    const written = await repo.writeConversation(
+      t.db,
+      account.accountId,
+      { ...again.conv, unread: again.conv.unread + 1 },
+      again.conv,
+      [message('again')],
+      { at: new Date(), items: event },
+      again.version,
+    );
+    assert.equal(written, true);
+    assert.deepEqual(await counts(), { messages: between!.messages + 1, events: between!.events + 1 });
+    assert.equal((await repo.findConversation(t.db, account.accountId, id))?.unread, again.conv.unread + 1);
+  });
+
   it('locks the row where another session could write it (PostgreSQL), not where nothing runs beside the transaction (PGlite)', async () => {
     const { account, f } = await setup();
     const { id } = await f.conversation({ text: 'hi' });

@@ -77,27 +77,54 @@ export async function findConversation(db: Queryable, accountId: string, id: str
   return rows[0] ?? null;
 }
 
+/** A conversation read for a change: its row, its version (the row's `xmin`), and whether an agent is available. */
+export interface ConversationForChange {
+  conv: ConversationRow;
+  version: string;
+  agentAvailable: boolean | null;
+}
+
 /**
  * The conversation as `findConversation` finds it, its row locked until the transaction ends (serialising writers;
  * no lock in a transaction that runs `alone`, which nothing can interleave with); with `presence`, whether an agent
  * of its group is available then (what a live contact message needs), in the same query, else null.
  */
-export async function lockConversation(
+export function lockConversation(
   tx: Transaction,
   accountId: string,
   id: string,
   presence?: PresenceAt,
-): Promise<{ conv: ConversationRow; agentAvailable: boolean | null } | null> {
-  const { rows } = await tx.query<ConversationRow & { agent_available: boolean | null }>(
-    `select ${CONVERSATION_COLUMNS},
+): Promise<ConversationForChange | null> {
+  return conversationForChange(tx, accountId, id, presence, !tx.alone);
+}
+
+/** The same without a lock, outside a transaction: a write of it is conditional on its version (writeConversation). */
+export function readConversationForChange(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  presence?: PresenceAt,
+): Promise<ConversationForChange | null> {
+  return conversationForChange(db, accountId, id, presence, false);
+}
+
+async function conversationForChange(
+  db: Queryable,
+  accountId: string,
+  id: string,
+  presence: PresenceAt | undefined,
+  lock: boolean,
+): Promise<ConversationForChange | null> {
+  const { rows } = await db.query<ConversationRow & { agent_available: boolean | null; version: string }>(
+    `select ${CONVERSATION_COLUMNS}, conversations.xmin::text as version,
             ${presence ? agentAvailableSql('$1', 'conversations.group_id', '$3', '$4') : 'null::boolean'} as agent_available
-     from conversations where ${VISIBLE_CONVERSATION} ${tx.alone ? '' : 'for update of conversations'}`,
+     from conversations where ${VISIBLE_CONVERSATION} ${lock ? 'for update of conversations' : ''}`,
     presence ? [accountId, id, presence.at, presence.ttlSeconds] : [accountId, id],
   );
   const row = rows[0];
   if (!row) return null;
-  const { agent_available: agentAvailable, ...conv } = row;
-  return { conv, agentAvailable };
+  const { agent_available: agentAvailable, version, ...conv } = row;
+  return { conv, version, agentAvailable };
 }
 
 /** The contact's newest conversations, newest first (index conversations_contact). */
@@ -278,6 +305,8 @@ function sameColumnValue(before: unknown, after: unknown): boolean {
  * row lock the transaction took, so nothing else changed them meanwhile; none when none did). Inserts `messages` after
  * the conversation's current ones, in their order, and records `events` in the outbox, in one statement (so one round
  * trip, and one worker trip on PGlite). The caller announces the events (`announceEvents`) with the transaction.
+ * With `ifVersion` (`before` read without a lock), nothing is written unless the row is still that version; returns
+ * whether it was written.
  */
 export async function writeConversation(
   db: Queryable,
@@ -286,7 +315,8 @@ export async function writeConversation(
   before: ConversationRow | null,
   messages: readonly NewMessageRow[],
   events: { at: Date; items: readonly NewEvent[] },
-): Promise<void> {
+  ifVersion?: string,
+): Promise<boolean> {
   const p = new SqlParams();
   const account = p.add(accountId);
   const writes: string[] = [];
@@ -296,10 +326,15 @@ export async function writeConversation(
     // A message changes a few columns of the conversation: binding only those keeps the statement small.
     const changed = CHANGEABLE_FIELDS.filter((field) => !sameColumnValue(before[field], conv[field]));
     const values = columnValues(conv, changed);
-    if (changed.length > 0)
-      writes.push(`update conversations set ${changed.map((field, i) => `${field} = ${p.add(values[i])}`).join(', ')}
-                   where account_id = ${account} and id = ${p.add(conv.id)}`);
+    const set = changed.map((field, i) => `${field} = ${p.add(values[i])}`);
+    if (ifVersion !== undefined)
+      writes.push(`update conversations set ${set.length > 0 ? set.join(', ') : 'id = id'}
+                   where account_id = ${account} and id = ${p.add(conv.id)} and xmin = ${p.add(ifVersion)}::xid returning 1`);
+    else if (set.length > 0)
+      writes.push(`update conversations set ${set.join(', ')} where account_id = ${account} and id = ${p.add(conv.id)}`);
   }
+  // Written only with the conversation's update (write_0) when that is conditional on its version.
+  const onlyIf = ifVersion === undefined ? undefined : 'exists (select from write_0)';
   if (messages.length > 0) {
     const column = <T>(pick: (message: NewMessageRow) => T) => p.add(messages.map(pick));
     // Inserted in ord order, so seq (the tie-breaker of equal times) follows the given order.
@@ -315,17 +350,20 @@ export async function writeConversation(
                    ${column((m) => m.group_id)}::text[], ${column((m) => m.created_at)}::timestamptz[])
             with ordinality as m (id, type, sub_type, agent_id, content, attachments, is_reply, is_first_reply, is_offline,
                                   is_offline_reply, response_time, group_id, created_at, ord)
+       ${onlyIf ? `where ${onlyIf}` : ''}
        order by m.ord`);
   }
-  if (events.items.length > 0) writes.push(insertEventsSql(p, account, p.add(events.at), events.items));
+  if (events.items.length > 0) writes.push(insertEventsSql(p, account, p.add(events.at), events.items, onlyIf));
   const [only, ...more] = writes;
-  if (only === undefined) return;
-  if (more.length === 0) {
-    await db.query(only, p.values);
-    return;
-  }
+  if (only === undefined) return true;
+  if (more.length === 0) return (await db.query(only, p.values)).rowCount !== 0;
   // Data-modifying statements in a `with` all run, to completion, whatever the final select reads.
-  await db.query(`with ${writes.map((write, i) => `write_${i} as (${write})`).join(', ')} select 1`, p.values);
+  const { rows } = await db.query<{ written: boolean }>(
+    `with ${writes.map((write, i) => `write_${i} as (${write})`).join(', ')}
+     select ${onlyIf ?? 'true'} as written`,
+    p.values,
+  );
+  return firstRow(rows).written;
 }
 
 export interface Page<T> {

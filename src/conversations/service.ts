@@ -75,12 +75,25 @@ async function lockConversation(
   accountId: string,
   id: string,
   live = false,
-): Promise<{ conv: ConversationRow; now: Date; agentAvailable: boolean | null }> {
+): Promise<ConversationToChange> {
   const presence = live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
   const found = await repo.lockConversation(tx, accountId, id, presence);
   if (!found) throw notFound(`Conversation ${id}`);
   return { ...found, now: deps.now() };
 }
+
+/**
+ * The same read without a lock or a transaction, for a write conditional on the version read (`ifVersion`): one that
+ * another writer overtook writes nothing, and is made again under the lock.
+ */
+async function readConversation(deps: ConversationDeps, accountId: string, id: string, live: boolean): Promise<ConversationToChange> {
+  const presence = live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
+  const found = await repo.readConversationForChange(deps.db, accountId, id, presence);
+  if (!found) throw notFound(`Conversation ${id}`);
+  return { ...found, now: deps.now() };
+}
+
+type ConversationToChange = repo.ConversationForChange & { now: Date };
 
 export interface ConversationDetails extends Conversation {
   messages?: Message[];
@@ -271,25 +284,37 @@ interface ConversationChange {
   messages?: readonly NewMessageRow[];
   events?: (messages: Message[]) => NewEvent[];
   at: Date;
+  /** The version `before` was read at, without a lock: the change is written only if the row is still that version. */
+  ifVersion?: string;
 }
 
 /**
  * The one place a conversation is written, as its transaction's last statement: `change.after` is inserted when
  * there was none `before` (null), else its changed columns saved, with its messages inserted after the current ones
  * and its events recorded, in one statement.
- * `events` gets the messages' records (as stored) to put in the events. Returns those records.
+ * `events` gets the messages' records (as stored) to put in the events. Returns those records, or null when the row
+ * was no longer `change.ifVersion` (nothing was written).
  */
 async function saveConversation(
   tx: Transaction,
   accountId: string,
   before: ConversationRow | null,
   change: ConversationChange,
-): Promise<Message[]> {
+): Promise<Message[] | null> {
   const rows = change.messages ?? [];
   const messages = rows.map((row) => toMessage(repo.storedMessageRow(change.after.id, row)));
   const events = change.events?.(messages) ?? [];
   // Always the transaction's last statement: on PGlite its commit goes with it.
-  await repo.writeConversation(tx.last, accountId, change.after, before, rows, { at: change.at, items: events });
+  const written = await repo.writeConversation(
+    tx.last,
+    accountId,
+    change.after,
+    before,
+    rows,
+    { at: change.at, items: events },
+    change.ifVersion,
+  );
+  if (!written) return null;
   if (events.length > 0) announceEvents(tx, accountId);
   return messages;
 }
@@ -445,9 +470,8 @@ export async function addMessage(
   };
   const live = judgedLive(input);
 
-  return deps.db.transaction(async (tx) => {
-    const { conv, now, agentAvailable } = await lockConversation(tx, deps, accountId, conversationId, live);
-    if (agentId !== null) await requireReferences(tx, accountId, { agentIds: [agentId] });
+  // The message as stored into the conversation as read; null when it was read unlocked and another writer came first.
+  const store = async (tx: Transaction, { conv, now, agentAvailable, version }: ConversationToChange, locked: boolean) => {
     const latestAt = conv.latest_message_at;
     // An imported time is bounded by the conversation's own times (docs/behaviour.md §5): not before its
     // latest message, nor before its creation (a pending conversation has no message to compare with),
@@ -471,9 +495,29 @@ export async function addMessage(
     const offline = live && agentAvailable === false;
     const stored = await resolveAttachments(tx, accountId, attachments, storedAt, input.attachmentsPath);
     const next = withMessage(conv, input, stored, offline, storedAt);
-    const saved = await saveConversation(tx, accountId, conv, { after: next.conv, messages: [next.row], events: repliedEvents, at: now });
-    return firstRow(saved);
-  });
+    const saved = await saveConversation(tx, accountId, conv, {
+      after: next.conv,
+      messages: [next.row],
+      events: repliedEvents,
+      at: now,
+      ifVersion: locked ? undefined : version,
+    });
+    return saved && firstRow(saved);
+  };
+  if (agentId !== null) await requireReferences(deps.db, accountId, { agentIds: [agentId] });
+  // Without attachments (whose uploads the transaction claims) nothing but the conversation's own row is read for the
+  // write: read it outside a transaction, which then holds only the write (on PGlite it holds the one backend, and the
+  // other connections' statements run while the rules do). The write is conditional on the row's version.
+  if (attachments.length === 0) {
+    const read = await readConversation(deps, accountId, conversationId, live);
+    const message = await deps.db.transaction((tx) => store(tx, read, false));
+    if (message) return message;
+  }
+  const message = await deps.db.transaction(async (tx) =>
+    store(tx, await lockConversation(tx, deps, accountId, conversationId, live), true),
+  );
+  if (!message) throw new Error("A message written under its conversation's lock was not stored");
+  return message;
 }
 
 export async function addPath(

@@ -37,13 +37,15 @@ export interface NewEvent {
  * may commit out of order, which the readers' settled horizon absorbs (src/events/horizon.ts, docs/behaviour.md §10).
  * The id is the column's default, next_event_id() (src/db/migrations/156_event_id_after_xid.sql): the transaction
  * takes its xid before the id, which the horizon relies on. Never name the id here (src/events/fanout.test.ts).
- * Whoever runs it calls `announceEvents` with the same transaction.
+ * Whoever runs it calls `announceEvents` with the same transaction. `onlyIf`: a condition they are recorded under (a
+ * conversation's write conditional on its version).
  */
-export function insertEventsSql(p: SqlParams, account: string, at: string, events: readonly NewEvent[]): string {
+export function insertEventsSql(p: SqlParams, account: string, at: string, events: readonly NewEvent[], onlyIf?: string): string {
   return `insert into events (account_id, type, conversation_id, data, created_at)
      select ${account}, e.type, e.conversation_id, e.data, ${at}
      from unnest(${p.add(events.map((event) => event.type))}::text[], ${p.add(events.map((event) => event.conversationId ?? null))}::text[],
                  ${p.add(events.map((event) => JSON.stringify(event.data)))}::jsonb[]) with ordinality as e (type, conversation_id, data, ord)
+     ${onlyIf ? `where ${onlyIf}` : ''}
      order by e.ord
      returning id`;
 }
