@@ -470,8 +470,8 @@ export async function addMessage(
   };
   const live = judgedLive(input);
 
-  // The message as stored into the conversation as read; null when it was read unlocked and another writer came first.
-  const store = async (tx: Transaction, { conv, now, agentAvailable, version }: ConversationToChange, locked: boolean) => {
+  // The message stored into the conversation as read; null when it was read at `ifVersion` and another writer came first.
+  const store = async (tx: Transaction, { conv, now, agentAvailable }: ConversationToChange, ifVersion?: string) => {
     const latestAt = conv.latest_message_at;
     // An imported time is bounded by the conversation's own times (docs/behaviour.md §5): not before its
     // latest message, nor before its creation (a pending conversation has no message to compare with),
@@ -500,7 +500,7 @@ export async function addMessage(
       messages: [next.row],
       events: repliedEvents,
       at: now,
-      ifVersion: locked ? undefined : version,
+      ifVersion,
     });
     return saved && firstRow(saved);
   };
@@ -510,12 +510,10 @@ export async function addMessage(
   // other connections' statements run while the rules do). The write is conditional on the row's version.
   if (attachments.length === 0) {
     const read = await readConversation(deps, accountId, conversationId, live);
-    const message = await deps.db.transaction((tx) => store(tx, read, false));
+    const message = await deps.db.transaction((tx) => store(tx, read, read.version));
     if (message) return message;
   }
-  const message = await deps.db.transaction(async (tx) =>
-    store(tx, await lockConversation(tx, deps, accountId, conversationId, live), true),
-  );
+  const message = await deps.db.transaction(async (tx) => store(tx, await lockConversation(tx, deps, accountId, conversationId, live)));
   if (!message) throw new Error("A message written under its conversation's lock was not stored");
   return message;
 }
