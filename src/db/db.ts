@@ -207,13 +207,13 @@ export function dbOptionsOf(
 
 /** PostgreSQL connections of one instance; heavy work may hold at most half, so small requests always find one. */
 export const POSTGRES_CONNECTIONS = 10;
+export const POSTGRES_HEAVY_CONNECTIONS = 5;
 /**
  * node-postgres connections to PGlite's one backend (src/db/pglite-thread.ts): while one of them reads an answer on
  * the main thread, the worker runs the next one's statement instead of waiting. Only one transaction is open at a
  * time; statements outside one go in the order they were sent.
  */
 export const PGLITE_CONNECTIONS = 4;
-export const POSTGRES_HEAVY_CONNECTIONS = 5;
 
 /**
  * One code path for both engines: node-postgres talks to PostgreSQL over TCP,
@@ -468,6 +468,7 @@ interface Session {
   close(force?: AbortSignal): Promise<void>;
   /** Sends the commit with the next statement (PGlite: Transaction.last). */
   commitWithNextStatement?(client: pg.PoolClient): void;
+  /** What the names of a connection's prepared statements start with (PGlite: each its own, in the one backend). */
   statementPrefix?(client: pg.PoolClient): string;
   /** Delivers a committed notification to the listeners itself (PGlite), instead of PostgreSQL's NOTIFY. */
   notify?(channel: string, payload: string): void;
@@ -519,7 +520,7 @@ class Lanes {
     return this.oneBackend ? this.#active > 0 : this.#active >= this.capacity;
   }
 
-  /** How long every connection has been busy without one coming free (0 while one is free). */
+  /** How long the connections have been busy (see `busy`) without a statement starting or ending (0 while not busy). */
   get busyForMs(): number {
     return this.busy ? performance.now() - this.#lastFree : 0;
   }
