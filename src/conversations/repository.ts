@@ -356,7 +356,7 @@ export async function writeConversation(
   if (events.items.length > 0) writes.push(insertEventsSql(p, account, p.add(events.at), events.items, onlyIf));
   const [only, ...more] = writes;
   if (only === undefined) return true;
-  if (more.length === 0) return (await db.query(only, p.values)).rowCount !== 0;
+  if (more.length === 0) return (await db.query(only, p.values)).rowCount !== 0 || ifVersion === undefined;
   // Data-modifying statements in a `with` all run, to completion, whatever the final select reads.
   const { rows } = await db.query<{ written: boolean }>(
     `with ${writes.map((write, i) => `write_${i} as (${write})`).join(', ')}
