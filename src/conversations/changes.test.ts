@@ -406,35 +406,28 @@ describe('saving a conversation', () => {
       created_at: new Date(),
     });
     const event = [{ type: 'conversation.contact_replied' as const, data: {}, conversationId: id }];
+    // One more unread and one message with its event, written over the conversation as `read` found it.
+    const writeOver = (read: repo.ConversationForChange, text: string) =>
+      repo.writeConversation(
+        t.db,
+        account.accountId,
+        { ...read.conv, unread: read.conv.unread + 1 },
+        read.conv,
+        [message(text)],
+        { at: new Date(), items: event },
+        read.version,
+      );
     const before = await counts();
     // Another writer came in between: the row is a new version, and nothing of the late write is stored.
     await f.contactSays(id, 'in between');
     const between = await counts();
-    const late = await repo.writeConversation(
-      t.db,
-      account.accountId,
-      { ...read.conv, unread: read.conv.unread + 1 },
-      read.conv,
-      [message('late')],
-      { at: new Date(), items: event },
-      read.version,
-    );
-    assert.equal(late, false);
+    assert.equal(await writeOver(read, 'late'), false);
     assert.deepEqual(await counts(), between);
     assert.notDeepEqual(between, before);
     // Read again, the same write goes through.
     const again = await repo.readConversationForChange(t.db, account.accountId, id);
     assert.ok(again);
-    const written = await repo.writeConversation(
-      t.db,
-      account.accountId,
-      { ...again.conv, unread: again.conv.unread + 1 },
-      again.conv,
-      [message('again')],
-      { at: new Date(), items: event },
-      again.version,
-    );
-    assert.equal(written, true);
+    assert.equal(await writeOver(again, 'again'), true);
     assert.deepEqual(await counts(), { messages: between!.messages + 1, events: between!.events + 1 });
     assert.equal((await repo.findConversation(t.db, account.accountId, id))?.unread, again.conv.unread + 1);
   });

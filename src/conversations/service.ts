@@ -16,6 +16,7 @@ import {
   newConversationState,
 } from './flags.ts';
 import { uploadContentPath } from '../uploads/service.ts';
+import type { PresenceAt } from '../agents/repository.ts';
 import * as repo from './repository.ts';
 import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
 import { toConversation, toConversationStatistics, toMessage, toPage, toPath } from './presenter.ts';
@@ -76,19 +77,26 @@ async function lockConversation(
   id: string,
   live = false,
 ): Promise<ConversationToChange> {
-  const presence = live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
-  const found = await repo.lockConversation(tx, accountId, id, presence);
-  if (!found) throw notFound(`Conversation ${id}`);
-  return { ...found, now: deps.now() };
+  return conversationToChange(deps, id, live, (presence) => repo.lockConversation(tx, accountId, id, presence));
 }
 
 /**
  * The same read without a lock or a transaction, for a write conditional on the version read (`ifVersion`): one that
  * another writer overtook writes nothing, and is made again under the lock.
  */
-async function readConversation(deps: ConversationDeps, accountId: string, id: string, live: boolean): Promise<ConversationToChange> {
+function readConversation(deps: ConversationDeps, accountId: string, id: string, live: boolean): Promise<ConversationToChange> {
+  return conversationToChange(deps, id, live, (presence) => repo.readConversationForChange(deps.db, accountId, id, presence));
+}
+
+/** The conversation `read` finds (with the agents' availability when `live`), and the time read once it has. */
+async function conversationToChange(
+  deps: ConversationDeps,
+  id: string,
+  live: boolean,
+  read: (presence: PresenceAt | undefined) => Promise<repo.ConversationForChange | null>,
+): Promise<ConversationToChange> {
   const presence = live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
-  const found = await repo.readConversationForChange(deps.db, accountId, id, presence);
+  const found = await read(presence);
   if (!found) throw notFound(`Conversation ${id}`);
   return { ...found, now: deps.now() };
 }

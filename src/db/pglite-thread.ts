@@ -203,7 +203,10 @@ export class PGliteSession {
   /** The answer of the commit that travelled with the last statement, for the transaction's end to take. */
   #commitAnswer: BackendMessage[] | undefined;
 
-  constructor(readonly thread: PGliteThread) {
+  readonly #thread: PGliteThread;
+
+  constructor(thread: PGliteThread) {
+    this.#thread = thread;
     this.waitReady = thread.waitReady;
   }
 
@@ -239,7 +242,7 @@ export class PGliteSession {
     this.#held = [];
     this.#answeredBegins = 0;
     this.#commitWithNext = false;
-    const response = await this.thread.exchange(this, exchange, this.#open);
+    const response = await this.#thread.exchange(this, exchange, this.#open);
     const messages = parse(response);
     if (answered === 0 && !commits) return messages;
     // Drop the real answers of the held begins: everything up to their ReadyForQuery.
