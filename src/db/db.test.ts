@@ -11,10 +11,15 @@ import {
   POSTGRES_HEAVY_CONNECTIONS,
   QueryTimeoutError,
   SATURATED_AFTER_MS,
+  DatabaseBusyError,
+  dbOptionsOf,
   type Db,
+  type Queryable,
 } from './db.ts';
 import { isBegin } from './pglite-thread.ts';
 import { serialize } from 'pg-protocol';
+import pg from 'pg';
+import { migrateDirect } from './migrate.ts';
 import { freshStorage, openStorage, tempDataDir } from '../test/processes.ts';
 import { loadConfig } from '../config.ts';
 import { startServer } from '../server.ts';
@@ -178,6 +183,64 @@ it('keeps transactions apart while other statements run beside them: nothing lan
   await Promise.all([...Array.from({ length: 40 }, increment), adder(), adder()]);
   assert.deepEqual((await t.db.query('select n from counted where id = $1', [1])).rows, [{ n: 40 + 2 * 20 * 1000 }]);
   await t.db.query('drop table counted');
+});
+
+it('runs a transaction whose only statement is its last as that statement alone, on a direct PostgreSQL connection', async (test) => {
+  if (t.db.engine !== 'postgres') return test.skip('PostgreSQL');
+  // Through a pooler small work sets its bounds in a transaction of its own, and with a replica a write's commit reports
+  // where the WAL is: each needs a statement before or after the write.
+  const pooled = (process.env.TEST_DATABASE_DIRECT_URL || process.env.TEST_DATABASE_URL) !== process.env.TEST_DATABASE_URL;
+  const alone = !pooled && !process.env.TEST_DATABASE_READ_URL;
+  // In a transaction now() is its start, before its statement's own; a statement alone is its transaction. (Without
+  // parameters: the extended protocol would start the statement's clock again at its execution.)
+  const startedAlone = async (q: Queryable, sql = 'select now() = statement_timestamp() as alone') =>
+    (await q.query<{ alone: boolean }>(sql)).rows[0]!.alone;
+  assert.equal(await t.db.transaction((tx) => startedAlone(tx.last)), alone);
+  const inOne = await t.db.transaction(async (tx) => [await startedAlone(tx), await startedAlone(tx.last)]);
+  assert.deepEqual(inOne, [false, false], 'two statements share one transaction');
+  const account = await t.account();
+  const write = `update accounts set name = name where account_id = ${pg.escapeLiteral(account.accountId)} returning now() = statement_timestamp() as alone`;
+  assert.equal(await startedAlone(t.db, write), alone, 'a single write alone too');
+});
+
+it("bounds small work's statements by DB_STATEMENT_TIMEOUT_MS on PostgreSQL, and never table maintenance's", async (test) => {
+  if (t.db.engine !== 'postgres') return test.skip('PostgreSQL');
+  const storage = await freshStorage();
+  const db = await openDb(dbOptionsOf(loadConfig({ ...storage.env, DB_STATEMENT_TIMEOUT_MS: '300' })));
+  try {
+    // Small work takes every connection first: on a direct connection its bounds are then that session's settings.
+    await Promise.all(Array.from({ length: POSTGRES_CONNECTIONS }, () => db.query('select pg_sleep(0.05)')));
+    const slow = 'with slept as (select pg_sleep($1)) select 1 from slept';
+    await assert.rejects(
+      db.transaction((tx) => tx.last.query(slow, [1])),
+      DatabaseBusyError,
+    );
+    await assert.rejects(db.query(slow, [1]), DatabaseBusyError);
+    assert.equal((await db.maintenance.query(slow, [0.6])).rowCount, 1);
+    assert.equal((await db.heavy.query(slow, [0.6])).rowCount, 1);
+    await assert.rejects(
+      db.transaction(async (tx) => tx.query(slow, [1])),
+      DatabaseBusyError,
+      'small work is bounded again after',
+    );
+  } finally {
+    await db.close();
+    await storage.cleanup();
+  }
+});
+
+it('migrates free of the bounds of small work, on a direct connection too', async (test) => {
+  if (t.db.engine !== 'postgres') return test.skip('PostgreSQL');
+  const storage = await freshStorage();
+  const options = dbOptionsOf(loadConfig({ ...storage.env, DB_STATEMENT_TIMEOUT_MS: '1', DB_LOCK_TIMEOUT_MS: '1' }));
+  const db = await openDb(options);
+  try {
+    const applied = await migrateDirect(db, options);
+    assert.ok(applied.length > 10, `applied ${applied.length} migrations`);
+  } finally {
+    await db.close();
+    await storage.cleanup();
+  }
 });
 
 it('rolls a failed transaction back', async () => {

@@ -34,7 +34,8 @@ export interface Transaction extends Queryable {
   notifyAfterCommit(channel: string, payload: string): void;
   /**
    * Runs the transaction's last statement: on PGlite the commit travels with it to the worker thread (one trip
-   * instead of two); on PostgreSQL it is a statement like any other. Nothing may run on the transaction after it,
+   * instead of two); on PostgreSQL, when it is the only one, it may run alone, atomic by itself, with no `begin` and
+   * `commit` (see `oneStatementAlone`). Nothing may run on the transaction after it,
    * and the transaction's function must return without throwing once it has run (on PGlite it has committed).
    */
   readonly last: Queryable;
@@ -156,9 +157,10 @@ export interface DbOptions {
   /** HEAVY_QUERY_TIMEOUT_MS; without it heavy statements only yield to small ones. */
   heavyQueryTimeoutMs?: number;
   /**
-   * DB_LOCK_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS: PostgreSQL bounds of small work's transactions and writes, set
-   * with SET LOCAL in each transaction (never for the session: a transaction pooler may sit in between). PGlite has
-   * one session, so no lock waits, and no statement timer. Without them (the CLI) small work is unbounded.
+   * DB_LOCK_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS: PostgreSQL bounds of small work's statements. On a direct
+   * connection they are its session's while small work holds it; through a pooler (directUrl another server) each
+   * transaction sets them with SET LOCAL. PGlite has one session, so no lock waits, and no statement timer. Without
+   * them (the CLI) small work is unbounded.
    */
   lockTimeoutMs?: number;
   statementTimeoutMs?: number;
@@ -642,12 +644,41 @@ async function commit(client: pg.PoolClient, positions: WritePositions | undefin
 function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOptions, session: Session, routing?: ReadRouting): Db {
   const heavyTimeoutMs = options.heavyQueryTimeoutMs;
   const named = engine === 'pglite' || (options.preparedStatements ?? true);
-  /** What starts a bounded transaction of small work on PostgreSQL (one round trip, as `begin` alone was). */
-  const bounds = [
-    options.lockTimeoutMs === undefined ? '' : `set local lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
-    options.statementTimeoutMs === undefined ? '' : `set local statement_timeout = ${Math.trunc(options.statementTimeoutMs)}`,
-  ].filter(Boolean);
-  const boundedBegin = engine === 'postgres' && bounds.length > 0 ? `begin; ${bounds.join('; ')}` : undefined;
+  const postgres = engine === 'postgres';
+  const bounds = Object.entries({ lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs }).flatMap(
+    ([setting, ms]) => (postgres && ms !== undefined ? [`${setting} = ${Math.trunc(ms)}`] : []),
+  );
+  // A transaction-mode pooler when the direct connection is another (as dbOptionsOf reads DATABASE_DIRECT_URL): a
+  // connection's next transaction may run on another server session, so nothing is set for a session.
+  const pooled = options.directUrl !== undefined && options.directUrl !== options.databaseUrl;
+  const pooledBounds = pooled && bounds.length > 0;
+  /**
+   * Small work's bounds as its direct connection's session settings: set when small work takes a connection that
+   * lacks them, reset when heavy work takes one that has them (heavy work has bounds of its own).
+   */
+  const sessionBounds =
+    !pooled && bounds.length > 0
+      ? { set: bounds.map((bound) => `set ${bound}`).join('; '), reset: bounds.map((bound) => `reset ${bound.split(' ')[0]}`).join('; ') }
+      : undefined;
+  const boundedSessions = new WeakSet<pg.PoolClient>();
+  async function boundSession(client: pg.PoolClient, bounded: boolean): Promise<void> {
+    if (!sessionBounds || boundedSessions.has(client) === bounded) return;
+    await client.query(bounded ? sessionBounds.set : sessionBounds.reset);
+    if (bounded) boundedSessions.add(client);
+    else boundedSessions.delete(client);
+  }
+  /** What starts a transaction of small work: through a pooler it sets the bounds too (one round trip, as `begin` alone). */
+  const smallBegin = pooledBounds ? `begin; ${bounds.map((bound) => `set local ${bound}`).join('; ')}` : 'begin';
+  /**
+   * What a single write of small work runs in: a transaction of its own only to set its bounds (through a pooler) or
+   * to learn where the WAL is once it has committed (read-your-writes on a replica, `commit`).
+   */
+  const writeBegin = pooledBounds || (postgres && routing) ? smallBegin : undefined;
+  /**
+   * Otherwise, on PostgreSQL a transaction whose only statement is its last runs that statement alone, which PostgreSQL
+   * makes atomic by itself: no `begin` and `commit` round trips around the one write of a message or a create.
+   */
+  const oneStatementAlone = postgres && writeBegin === undefined;
   /** A bound reached by small work becomes DatabaseBusyError; anything else passes. */
   const busy = (error: unknown) => {
     const code = (error as { code?: unknown }).code;
@@ -680,6 +711,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
     let client: pg.PoolClient | undefined;
     const work = (async () => {
       client = await pool.connect();
+      await boundSession(client, !heavy);
       return fn(client, timedBegin);
     })();
     const finished = work.then(
@@ -700,15 +732,21 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
 
   function view(heavy: boolean, timeoutMs: number | undefined): Db {
     // Heavy work has its own bound (HEAVY_QUERY_TIMEOUT_MS) or none (maintenance).
-    const begin = (!heavy && boundedBegin) || 'begin';
+    const begin = heavy ? 'begin' : smallBegin;
     const db: Db = {
       engine,
       query: (sql, params) =>
         withClient(heavy, timeoutMs, async (client, timedBegin) => {
           const query = preparedQuery(sql, params as unknown[], named, session.statementPrefix?.(client));
           // A heavy statement with a timeout runs in a transaction of its own, which its timeout ends with.
-          const bounded = heavy ? timedBegin?.() : WRITE_STATEMENT.test(sql) ? boundedBegin : undefined;
-          if (!bounded) return client.query(query) as never;
+          const bounded = heavy ? timedBegin?.() : WRITE_STATEMENT.test(sql) ? writeBegin : undefined;
+          if (!bounded) {
+            try {
+              return (await client.query(query)) as never;
+            } catch (error) {
+              throw heavy ? error : busy(error);
+            }
+          }
           await client.query(bounded);
           try {
             const result = await client.query(query);
@@ -722,13 +760,23 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
       transaction: (fn) =>
         withClient(heavy, timeoutMs, async (client, timedBegin) => {
           const notifications: [string, string][] = [];
+          const send = (sql: string, params: unknown[] | undefined) =>
+            client.query(preparedQuery(sql, params as unknown[], named, session.statementPrefix?.(client))) as never;
+          let open = false;
           let ended = false;
-          const run = (sql: string, params: unknown[] | undefined) => {
+          const opened = async () => {
+            if (open) return;
+            open = true;
+            await client.query(timedBegin?.() ?? begin);
+          };
+          const run = async (sql: string, params: unknown[] | undefined) => {
             if (ended) throw new Error(`A statement after the transaction's last one: ${sql}`);
-            return client.query(preparedQuery(sql, params as unknown[], named, session.statementPrefix?.(client))) as never;
+            await opened();
+            return send(sql, params);
           };
           try {
-            await client.query(timedBegin?.() ?? begin);
+            // Else opened by the first statement, unless that is the last.
+            if (!oneStatementAlone || heavy) await opened();
             const result = await fn({
               query: run,
               notifyAfterCommit: (channel, payload) => void notifications.push([channel, payload]),
@@ -736,17 +784,17 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
               last: {
                 query: (sql, params) => {
                   if (!ended) session.commitWithNextStatement?.(client);
-                  const answer = run(sql, params);
+                  const answer = open || ended ? run(sql, params) : send(sql, params);
                   ended = true;
                   return answer;
                 },
               },
             });
-            await commit(client, heavy ? undefined : routing?.positions);
+            if (open) await commit(client, heavy ? undefined : routing?.positions);
             for (const [channel, payload] of notifications) notifier.send(channel, payload);
             return result;
           } catch (error) {
-            await client.query('rollback').catch(() => undefined);
+            if (open) await client.query('rollback').catch(() => undefined);
             throw heavy ? error : busy(error);
           }
         }),
