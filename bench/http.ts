@@ -3,7 +3,9 @@
  * same run (bench/http/baseline-server.ts: bare Fastify + the same driver on the
  * same tables), on PostgreSQL and PGlite, at 1 and 32 connections, in steady state:
  * a warm-up grows the database first (creates at 8 connections, then a pause for the
- * service's table maintenance to analyze what grew). Then writes sustained on fresh
+ * service's table maintenance to analyze what grew). On PostgreSQL the service and the
+ * baseline run at once, measured case by case one after the other; PGlite takes one process
+ * per directory, so its baseline runs after the service. Then writes sustained on fresh
  * storage (bench/http/sustained.ts): the rate of the run's last window beside its first.
  * Prints one Markdown table (bench/http/harness.ts) with the targets of docs/benchmarks.md.
  *
@@ -58,35 +60,53 @@ interface Measured {
   message: Figures[];
 }
 
-/** The three write/read cases at each connection count against `base` (paths under `prefix`). */
-async function measureCases(
-  base: string,
-  prefix: string,
-  headers: Record<string, string>,
-  conversationIds: string[],
-  createBody: () => string,
-  messageBody: string,
-): Promise<Measured> {
-  const measured: Measured = { get: [], create: [], message: [] };
-  const json = { ...headers, 'content-type': 'application/json' };
+/** What the cases run against: a base URL, its paths under `prefix`, and its bodies. */
+interface Target {
+  base: string;
+  prefix: string;
+  headers: Record<string, string>;
+  createBody: () => string;
+  messageBody: string;
+}
+
+/**
+ * The three write/read cases at each connection count against each target, the targets one after another for each
+ * case: figures compared with each other are measured within seconds, not minutes, of each other (this machine's speed
+ * drifts over minutes, by as much as the differences measured).
+ */
+async function measureCases(targets: Target[], conversationIds: string[]): Promise<Measured[]> {
+  const measured = targets.map((): Measured => ({ get: [], create: [], message: [] }));
   for (const connections of CONNECTIONS) {
-    measured.get.push(await load({ url: base, connections, headers, path: () => `${prefix}/conversations/${pick(conversationIds)}` }));
-    measured.create.push(
-      await load({ url: base, connections, method: 'POST', headers: json, path: `${prefix}/conversations`, body: createBody }),
-    );
-    measured.message.push(
-      await load({
-        url: base,
-        connections,
-        method: 'POST',
-        headers: json,
-        path: () => `${prefix}/conversations/${pick(conversationIds)}/messages`,
-        body: messageBody,
-      }),
-    );
+    for (const kind of ['get', 'create', 'message'] as const) {
+      for (const [i, { base, prefix, headers, createBody, messageBody }] of targets.entries()) {
+        const json = { ...headers, 'content-type': 'application/json' };
+        const options =
+          kind === 'get'
+            ? { headers, path: () => `${prefix}/conversations/${pick(conversationIds)}` }
+            : kind === 'create'
+              ? { method: 'POST' as const, headers: json, path: `${prefix}/conversations`, body: createBody }
+              : {
+                  method: 'POST' as const,
+                  headers: json,
+                  path: () => `${prefix}/conversations/${pick(conversationIds)}/messages`,
+                  body: messageBody,
+                };
+        itemAt(measured, i)[kind].push(await load({ url: base, connections, ...options }));
+      }
+    }
   }
   return measured;
 }
+
+function startBaseline(storage: Storage, seeded: { accountId: string; contactId: string }) {
+  return startProcess(
+    ['--import', 'tsx', path.join(HERE, 'http/baseline-server.ts')],
+    { ...storage.env, BASELINE_ACCOUNT: seeded.accountId, BASELINE_CONTACT: seeded.contactId },
+    /listening on (http:\/\/\S+)/,
+  );
+}
+
+const bareTarget = (base: string): Target => ({ base, prefix: '', headers: {}, createBody: () => '{}', messageBody: '{}' });
 
 async function benchEngine(engine: Engine): Promise<Row[]> {
   const storage: Storage = await freshStorage(engine);
@@ -94,6 +114,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     const service = await startService(storage);
     let seeded: { accountId: string; contactId: string; conversationIds: string[] };
     let ours: Measured;
+    let bare: Measured | undefined;
     try {
       const api = (method: string, url: string, body?: unknown) => call(service.url, service.token, method, url, body);
       const contact = await api('POST', '/v2/contacts', { name: 'Bench' });
@@ -117,29 +138,34 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
         `${engine}: warm-up ${Math.round(grown.requestsPerSecond * WARMUP_SECONDS).toLocaleString('en')} creates with 3 messages in ${WARMUP_SECONDS} s`,
       );
       await sleep(MAINTENANCE_PAUSE_MS);
-      ours = await measureCases(
-        service.url,
-        '/v2',
-        { authorization: `Bearer ${service.token}` },
-        conversationIds,
-        createWithThreeMessages(contact.id),
-        JSON.stringify({ sub_type: 'contact', text: 'Hello again' }),
-      );
+      const serviceTarget: Target = {
+        base: service.url,
+        prefix: '/v2',
+        headers: { authorization: `Bearer ${service.token}` },
+        createBody: createWithThreeMessages(contact.id),
+        messageBody: JSON.stringify({ sub_type: 'contact', text: 'Hello again' }),
+      };
+      if (engine === 'postgres') {
+        // Both on the one database at once, measured case by case one after the other.
+        const baseline = await startBaseline(storage, seeded);
+        try {
+          [ours, bare] = (await measureCases([serviceTarget, bareTarget(baseline.url)], conversationIds)) as [Measured, Measured];
+        } finally {
+          await baseline.stop();
+        }
+      } else ours = itemAt(await measureCases([serviceTarget], conversationIds), 0);
     } finally {
       await service.stop();
     }
 
-    // PGlite takes one process per directory: the baseline runs after the service, on the same data.
-    const baseline = await startProcess(
-      ['--import', 'tsx', path.join(HERE, 'http/baseline-server.ts')],
-      { ...storage.env, BASELINE_ACCOUNT: seeded.accountId, BASELINE_CONTACT: seeded.contactId },
-      /listening on (http:\/\/\S+)/,
-    );
-    let bare: Measured;
-    try {
-      bare = await measureCases(baseline.url, '', {}, seeded.conversationIds, () => '{}', '{}');
-    } finally {
-      await baseline.stop();
+    if (!bare) {
+      // PGlite takes one process per directory: the baseline runs after the service, on the same data.
+      const baseline = await startBaseline(storage, seeded);
+      try {
+        bare = itemAt(await measureCases([bareTarget(baseline.url)], seeded.conversationIds), 0);
+      } finally {
+        await baseline.stop();
+      }
     }
 
     const rows: Row[] = [];
