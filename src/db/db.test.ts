@@ -229,7 +229,7 @@ it("bounds small work's statements by DB_STATEMENT_TIMEOUT_MS on PostgreSQL, and
   }
 });
 
-it('migrates free of the bounds of small work, on a direct connection too', async (test) => {
+it("migrates, and analyzes what it changed, free of small work's bounds on a direct connection too", async (test) => {
   if (t.db.engine !== 'postgres') return test.skip('PostgreSQL');
   const storage = await freshStorage();
   const options = dbOptionsOf(loadConfig({ ...storage.env, DB_STATEMENT_TIMEOUT_MS: '1', DB_LOCK_TIMEOUT_MS: '1' }));

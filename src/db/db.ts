@@ -646,7 +646,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
   const named = engine === 'pglite' || (options.preparedStatements ?? true);
   const postgres = engine === 'postgres';
   const bounds = Object.entries({ lock_timeout: options.lockTimeoutMs, statement_timeout: options.statementTimeoutMs }).flatMap(
-    ([setting, ms]) => (postgres && ms !== undefined ? [`${setting} = ${Math.trunc(ms)}`] : []),
+    ([setting, ms]) => (postgres && ms !== undefined ? [{ setting, value: Math.trunc(ms) }] : []),
   );
   // A transaction-mode pooler when the direct connection is another (as dbOptionsOf reads DATABASE_DIRECT_URL): a
   // connection's next transaction may run on another server session, so nothing is set for a session.
@@ -658,7 +658,10 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
    */
   const sessionBounds =
     !pooled && bounds.length > 0
-      ? { set: bounds.map((bound) => `set ${bound}`).join('; '), reset: bounds.map((bound) => `reset ${bound.split(' ')[0]}`).join('; ') }
+      ? {
+          set: bounds.map(({ setting, value }) => `set ${setting} = ${value}`).join('; '),
+          reset: bounds.map(({ setting }) => `reset ${setting}`).join('; '),
+        }
       : undefined;
   const boundedSessions = new WeakSet<pg.PoolClient>();
   async function boundSession(client: pg.PoolClient, bounded: boolean): Promise<void> {
@@ -668,7 +671,7 @@ function poolDb(pool: pg.Pool, engine: Db['engine'], lanes: Lanes, options: DbOp
     else boundedSessions.delete(client);
   }
   /** What starts a transaction of small work: through a pooler it sets the bounds too (one round trip, as `begin` alone). */
-  const smallBegin = pooledBounds ? `begin; ${bounds.map((bound) => `set local ${bound}`).join('; ')}` : 'begin';
+  const smallBegin = pooledBounds ? `begin; ${bounds.map(({ setting, value }) => `set local ${setting} = ${value}`).join('; ')}` : 'begin';
   /**
    * What a single write of small work runs in: a transaction of its own only to set its bounds (through a pooler) or
    * to learn where the WAL is once it has committed (read-your-writes on a replica, `commit`).

@@ -121,12 +121,12 @@ const LOCK_NOT_AVAILABLE = '55P03';
  * Fresh planner statistics after a bulk load (migrations, demo data), for the tables holding rows.
  * An empty table is left as it is: analyzed empty, the planner would believe it stays tiny and
  * plan sequential scans that connections then keep while it grows; never analyzed, it is planned
- * as at least 10 pages until the maintenance pass analyzes it with rows in it. Not in the heavy lane:
- * its HEAVY_QUERY_TIMEOUT_MS bounds requests, and on a large database it failed the start that
- * applied a migration (no request is served yet at that point).
+ * as at least 10 pages until the maintenance pass analyzes it with rows in it. Maintenance work, bound
+ * by no timeout: HEAVY_QUERY_TIMEOUT_MS and DB_STATEMENT_TIMEOUT_MS bound requests, and on a large
+ * database the first failed the start that applied a migration (no request is served yet at that point).
  */
 export async function analyzeTablesWithRows(db: Db): Promise<void> {
-  const { rows } = await db.query<{ name: string }>(
+  const { rows } = await db.maintenance.query<{ name: string }>(
     `select format('%I', c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
      where n.nspname = current_schema()
        and (c.relkind = 'r' and not c.relispartition and pg_relation_size(c.oid) > 0
@@ -135,7 +135,7 @@ export async function analyzeTablesWithRows(db: Db): Promise<void> {
          or c.relkind = 'p' and exists (select 1 from pg_inherits i where i.inhparent = c.oid and pg_relation_size(i.inhrelid) > 0))
      order by c.relname`,
   );
-  if (rows.length > 0) await db.query(`analyze ${rows.map((row) => row.name).join(', ')}`);
+  if (rows.length > 0) await db.maintenance.query(`analyze ${rows.map((row) => row.name).join(', ')}`);
 }
 
 /**

@@ -40,18 +40,13 @@ export async function migrate(db: Db, include?: (name: string) => boolean): Prom
 }
 
 /**
- * migrate() on PostgreSQL over a connection of its own to the direct URL (DbOptions.directUrl, DATABASE_DIRECT_URL,
- * else databaseUrl): a migration is one long transaction, kept off a pooler's connections and free of the timeouts
- * that bound small work (DB_LOCK_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS). `db` is the database opened with `options`.
+ * migrate() over the direct connection (DbOptions.directUrl, DATABASE_DIRECT_URL) when statements
+ * otherwise go elsewhere (a pooler): a migration is one long transaction, kept off the pooler's
+ * connections and its timeouts. `db` is the database opened with `options`.
  */
 export async function migrateDirect(db: Db, options: DbOptions, include?: (name: string) => boolean): Promise<string[]> {
-  const directUrl = options.directUrl ?? options.databaseUrl;
-  const bounded = options.lockTimeoutMs !== undefined || options.statementTimeoutMs !== undefined;
-  if (db.engine === 'pglite' || directUrl === undefined || (directUrl === options.databaseUrl && !bounded)) return migrate(db, include);
-  const direct = await openDb({
-    databaseUrl: directUrl,
-    urlSetting: options.directUrl === undefined ? options.urlSetting : 'DATABASE_DIRECT_URL',
-  });
+  if (options.directUrl === undefined || options.directUrl === options.databaseUrl) return migrate(db, include);
+  const direct = await openDb({ databaseUrl: options.directUrl, urlSetting: 'DATABASE_DIRECT_URL' });
   try {
     return await migrate(direct, include);
   } finally {
