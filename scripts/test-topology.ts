@@ -289,14 +289,21 @@ async function writer(client: Client, contactId: string, n: number, stopped: () 
   }
 }
 
-/** Heavy reads: statistics over all time, twice a second. */
+/**
+ * Heavy reads: statistics over all time, twice a second. Each is sent on time, not after the one before it: a read
+ * whose key is in use waits (call()), and must not leave a phase, the replica's outage among them, without reads.
+ */
 async function statistician(client: Client, stopped: () => boolean): Promise<void> {
+  const running = new Set<Promise<unknown>>();
   while (!stopped()) {
-    await client
+    const read: Promise<unknown> = client
       .call('POST', '/v2/statistics', { n: { name: 'new_conversation', range: { from: null, to: null } } }, { key: true })
-      .catch(() => undefined);
+      .catch(() => undefined)
+      .finally(() => running.delete(read));
+    running.add(read);
     await sleep(500);
   }
+  await Promise.all(running);
 }
 
 // ---------------------------------------------------------------------------------------------------------
