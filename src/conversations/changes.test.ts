@@ -407,7 +407,7 @@ describe('saving a conversation', () => {
     });
     const event = [{ type: 'conversation.contact_replied' as const, data: {}, conversationId: id }];
     // One more unread and one message with its event, written over the conversation as `read` found it.
-    const writeOver = (read: repo.ConversationForChange, text: string) =>
+    const writeOver = (read: repo.ConversationForChange, text: string, condition: Partial<repo.WriteCondition> = {}) =>
       repo.writeConversation(
         t.db,
         account.accountId,
@@ -415,21 +415,68 @@ describe('saving a conversation', () => {
         read.conv,
         [message(text)],
         { at: new Date(), items: event },
-        read.version,
+        { version: read.version, ...condition },
       );
     const before = await counts();
     // Another writer came in between: the row is a new version, and nothing of the late write is stored.
     await f.contactSays(id, 'in between');
     const between = await counts();
-    assert.equal(await writeOver(read, 'late'), false);
+    assert.equal(await writeOver(read, 'late'), null);
     assert.deepEqual(await counts(), between);
     assert.notDeepEqual(between, before);
-    // Read again, the same write goes through.
+    // Read again, the same write goes through, unless the agents' availability is no longer the one assumed; it
+    // answers the row's new version.
     const again = await repo.readConversationForChange(t.db, account.accountId, id);
     assert.ok(again);
-    assert.equal(await writeOver(again, 'again'), true);
+    const presence = { at: new Date(), ttlSeconds: 120 };
+    assert.equal(await writeOver(again, 'assumed someone', { agentAvailable: { presence, available: true } }), null);
+    assert.deepEqual(await counts(), between);
+    const written = await writeOver(again, 'again', { agentAvailable: { presence, available: false } });
+    assert.deepEqual(written, { version: await versionOf(account.accountId, id) });
     assert.deepEqual(await counts(), { messages: between!.messages + 1, events: between!.events + 1 });
     assert.equal((await repo.findConversation(t.db, account.accountId, id))?.unread, again.conv.unread + 1);
+  });
+
+  it('writes nothing over a conversation read without a lock once its contact is being erased', async () => {
+    const { account, f } = await setup();
+    const { id, contact_id: contactId } = await f.conversation({ text: 'hi' });
+    const read = await repo.readConversationForChange(t.db, account.accountId, id);
+    assert.ok(read);
+    await t.db.query('update contacts set erasing_at = now() where account_id = $1 and id = $2', [account.accountId, contactId]);
+    const written = await repo.writeConversation(
+      t.db,
+      account.accountId,
+      { ...read.conv, unread: read.conv.unread + 1 },
+      read.conv,
+      [],
+      { at: new Date(), items: [] },
+      { version: read.version },
+    );
+    assert.equal(written, null);
+    const { rows } = await t.db.query<{ unread: number }>('select unread from conversations where account_id = $1 and id = $2', [
+      account.accountId,
+      id,
+    ]);
+    assert.deepEqual(rows, [{ unread: read.conv.unread }]);
+  });
+
+  it('takes a message over the conversation as this instance last wrote it only while nothing else changed it', async () => {
+    const { account, f } = await setup();
+    const { id } = await f.conversation({ text: 'hi' });
+    await f.contactSays(id, 'one');
+    // Another instance's write, which this one's entry does not know of.
+    await t.db.query('update conversations set unread = 40, tags = $3 where account_id = $1 and id = $2', [account.accountId, id, ['vip']]);
+    await f.contactSays(id, 'two');
+    const after = await f.get(id);
+    assert.equal(after.unread, 41);
+    assert.deepEqual(after.tags, ['vip']);
+    // An agent available since the last message: the next one is judged with it, not with the entry's.
+    await f.agent({ available: true });
+    assert.equal((await f.contactSays(id, 'three')).is_offline, false);
+    assert.equal((await f.get(id)).unread, 42);
+    // Written over this instance's own last write: counted on from it.
+    await f.contactSays(id, 'four');
+    assert.equal((await f.get(id)).unread, 43);
   });
 
   it('locks the row where another session could write it (PostgreSQL), not where nothing runs beside the transaction (PGlite)', async () => {

@@ -301,12 +301,22 @@ function sameColumnValue(before: unknown, after: unknown): boolean {
 }
 
 /**
+ * What a write of a conversation read without a lock requires to be still true: the row is the version read (its
+ * `xmin`), its contact is not being erased, and, for a live contact message, an agent's availability (judged at
+ * `presence`) is what the message was judged with.
+ */
+export interface WriteCondition {
+  version: string;
+  agentAvailable?: { presence: PresenceAt; available: boolean };
+}
+
+/**
  * Writes `conv`: inserted when there was none `before` (null), else the columns whose value changed saved (under the
  * row lock the transaction took, so nothing else changed them meanwhile; none when none did). Inserts `messages` after
  * the conversation's current ones, in their order, and records `events` in the outbox, in one statement (so one round
  * trip, and one worker trip on PGlite). The caller announces the events (`announceEvents`) with the transaction.
- * With `ifVersion` (`before` read without a lock), nothing is written unless the row is still that version; returns
- * whether it was written.
+ * With `condition` (`before` read without a lock), nothing is written unless it holds. Returns null when nothing was
+ * written, else the row's new version when the write was conditional (null otherwise).
  */
 export async function writeConversation(
   db: Queryable,
@@ -315,8 +325,8 @@ export async function writeConversation(
   before: ConversationRow | null,
   messages: readonly NewMessageRow[],
   events: { at: Date; items: readonly NewEvent[] },
-  ifVersion?: string,
-): Promise<boolean> {
+  condition?: WriteCondition,
+): Promise<{ version: string | null } | null> {
   const p = new SqlParams();
   const account = p.add(accountId);
   const writes: string[] = [];
@@ -327,14 +337,20 @@ export async function writeConversation(
     const changed = CHANGEABLE_FIELDS.filter((field) => !sameColumnValue(before[field], conv[field]));
     const values = columnValues(conv, changed);
     const set = changed.map((field, i) => `${field} = ${p.add(values[i])}`);
-    if (ifVersion !== undefined)
+    if (condition !== undefined) {
+      const available = condition.agentAvailable;
+      const availability = available
+        ? `and ${agentAvailableSql(account, 'conversations.group_id', p.add(available.presence.at), p.add(available.presence.ttlSeconds))} = ${p.add(available.available)}`
+        : '';
       writes.push(`update conversations set ${set.length > 0 ? set.join(', ') : 'id = id'}
-                   where account_id = ${account} and id = ${p.add(conv.id)} and xmin = ${p.add(ifVersion)}::xid returning 1`);
-    else if (set.length > 0)
+                   where account_id = ${account} and id = ${p.add(conv.id)} and xmin = ${p.add(condition.version)}::xid
+                     and ${contactExistsSql(account, 'conversations.contact_id')} ${availability}
+                   returning xmin::text as version`);
+    } else if (set.length > 0)
       writes.push(`update conversations set ${set.join(', ')} where account_id = ${account} and id = ${p.add(conv.id)}`);
   }
-  // Written only with the conversation's update (write_0) when that is conditional on its version.
-  const onlyIf = ifVersion === undefined ? undefined : 'exists (select from write_0)';
+  // Written only with the conversation's update (write_0) when that is conditional.
+  const onlyIf = condition === undefined ? undefined : 'exists (select from write_0)';
   if (messages.length > 0) {
     const column = <T>(pick: (message: NewMessageRow) => T) => p.add(messages.map(pick));
     // Inserted in ord order, so seq (the tie-breaker of equal times) follows the given order.
@@ -355,15 +371,20 @@ export async function writeConversation(
   }
   if (events.items.length > 0) writes.push(insertEventsSql(p, account, p.add(events.at), events.items, onlyIf));
   const [only, ...more] = writes;
-  if (only === undefined) return true;
-  if (more.length === 0) return (await db.query(only, p.values)).rowCount !== 0 || ifVersion === undefined;
+  if (only === undefined) return { version: null };
+  if (more.length === 0) {
+    const { rows } = await db.query<{ version: string }>(only, p.values);
+    if (condition === undefined) return { version: null };
+    return rows[0] ? { version: rows[0].version } : null;
+  }
   // Data-modifying statements in a `with` all run, to completion, whatever the final select reads.
-  const { rows } = await db.query<{ written: boolean }>(
+  const { rows } = await db.query<{ written: boolean; version: string | null }>(
     `with ${writes.map((write, i) => `write_${i} as (${write})`).join(', ')}
-     select ${onlyIf ?? 'true'} as written`,
+     select ${onlyIf ?? 'true'} as written, ${condition === undefined ? 'null::text' : '(select version from write_0)'} as version`,
     p.values,
   );
-  return firstRow(rows).written;
+  const written = firstRow(rows);
+  return written.written ? { version: written.version } : null;
 }
 
 export interface Page<T> {

@@ -18,6 +18,7 @@ import {
 import { uploadContentPath } from '../uploads/service.ts';
 import type { PresenceAt } from '../agents/repository.ts';
 import * as repo from './repository.ts';
+import { recentConversations } from './recent.ts';
 import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
 import { toConversation, toConversationStatistics, toMessage, toPage, toPath } from './presenter.ts';
 import type {
@@ -81,7 +82,7 @@ async function lockConversation(
 }
 
 /**
- * The same read without a lock or a transaction, for a write conditional on the version read (`ifVersion`): one that
+ * The same read without a lock or a transaction, for a write conditional on the version read (`WriteCondition`): one that
  * another writer overtook writes nothing, and is made again under the lock.
  */
 function readConversation(deps: ConversationDeps, accountId: string, id: string, live: boolean): Promise<ConversationToChange> {
@@ -292,23 +293,23 @@ interface ConversationChange {
   messages?: readonly NewMessageRow[];
   events?: (messages: Message[]) => NewEvent[];
   at: Date;
-  /** The version `before` was read at, without a lock: the change is written only if the row is still that version. */
-  ifVersion?: string;
+  /** `before` was read without a lock: the change is written only if this still holds. */
+  condition?: repo.WriteCondition;
 }
 
 /**
  * The one place a conversation is written, as its transaction's last statement: `change.after` is inserted when
  * there was none `before` (null), else its changed columns saved, with its messages inserted after the current ones
  * and its events recorded, in one statement.
- * `events` gets the messages' records (as stored) to put in the events. Returns those records, or null when the row
- * was no longer `change.ifVersion` (nothing was written).
+ * `events` gets the messages' records (as stored) to put in the events. Returns those records and the row's new
+ * version (when the write was conditional), or null when `change.condition` no longer held (nothing was written).
  */
 async function saveConversation(
   tx: Transaction,
   accountId: string,
   before: ConversationRow | null,
   change: ConversationChange,
-): Promise<Message[] | null> {
+): Promise<{ messages: Message[]; version: string | null } | null> {
   const rows = change.messages ?? [];
   const messages = rows.map((row) => toMessage(repo.storedMessageRow(change.after.id, row)));
   const events = change.events?.(messages) ?? [];
@@ -320,11 +321,11 @@ async function saveConversation(
     before,
     rows,
     { at: change.at, items: events },
-    change.ifVersion,
+    change.condition,
   );
   if (!written) return null;
   if (events.length > 0) announceEvents(tx, accountId);
-  return messages;
+  return { messages, version: written.version };
 }
 
 /**
@@ -478,8 +479,9 @@ export async function addMessage(
   };
   const live = judgedLive(input);
 
-  // The message stored into the conversation as read; null when it was read at `ifVersion` and another writer came first.
-  const store = async (tx: Transaction, { conv, now, agentAvailable }: ConversationToChange, ifVersion?: string) => {
+  // The message stored into the conversation as read, with the conversation after it and its version when the write was
+  // conditional; null when the condition no longer held (another writer came first).
+  const store = async (tx: Transaction, { conv, now, agentAvailable }: ConversationToChange, condition?: repo.WriteCondition) => {
     const latestAt = conv.latest_message_at;
     // An imported time is bounded by the conversation's own times (docs/behaviour.md §5): not before its
     // latest message, nor before its creation (a pending conversation has no message to compare with),
@@ -508,22 +510,36 @@ export async function addMessage(
       messages: [next.row],
       events: repliedEvents,
       at: now,
-      ifVersion,
+      condition,
     });
-    return saved && firstRow(saved);
+    return saved && { message: firstRow(saved.messages), conv: next.conv, version: saved.version };
   };
   if (agentId !== null) await requireReferences(deps.db, accountId, { agentIds: [agentId] });
   // Without attachments (whose uploads the transaction claims) nothing but the conversation's own row is read for the
-  // write: read it outside a transaction, which then holds only the write (on PGlite it holds the one backend, and the
-  // other connections' statements run while the rules do). The write is conditional on the row's version.
+  // write: the transaction holds only the write (on PGlite it holds the one backend, and the other connections'
+  // statements run while the rules do), conditional on what was read. The conversation as this instance last wrote it
+  // (src/conversations/recent.ts) saves the read; when another writer came first it is read, then it is locked.
   if (attachments.length === 0) {
-    const read = await readConversation(deps, accountId, conversationId, live);
-    const message = await deps.db.transaction((tx) => store(tx, read, read.version));
+    const recent = recentConversations(deps.db);
+    const writeAsRead = async (read: repo.ConversationForChange, judged: PresenceAt | undefined) => {
+      const available = judged && read.agentAvailable !== null ? { presence: judged, available: read.agentAvailable } : undefined;
+      const condition: repo.WriteCondition = { version: read.version, ...(available && { agentAvailable: available }) };
+      const stored = await deps.db.transaction((tx) => store(tx, { ...read, now: deps.now() }, condition));
+      if (stored?.version)
+        recent.put(accountId, conversationId, { conv: stored.conv, version: stored.version, agentAvailable: read.agentAvailable });
+      return stored?.message;
+    };
+    const known = recent.take(accountId, conversationId);
+    if (known && (!live || known.agentAvailable !== null)) {
+      const message = await writeAsRead(known, live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined);
+      if (message) return message;
+    }
+    const message = await writeAsRead(await readConversation(deps, accountId, conversationId, live), undefined);
     if (message) return message;
   }
-  const message = await deps.db.transaction(async (tx) => store(tx, await lockConversation(tx, deps, accountId, conversationId, live)));
-  if (!message) throw new Error("A message written under its conversation's lock was not stored");
-  return message;
+  const stored = await deps.db.transaction(async (tx) => store(tx, await lockConversation(tx, deps, accountId, conversationId, live)));
+  if (!stored) throw new Error("A message written under its conversation's lock was not stored");
+  return stored.message;
 }
 
 export async function addPath(
