@@ -102,7 +102,17 @@ export function installIdempotencyKeys(app: FastifyInstance, deps: Deps): Idempo
     IDEMPOTENCY_RENEW_SECONDS * 1000,
   );
   timer.unref();
-  app.addHook('onClose', async () => clearInterval(timer));
+  // Requests holding a key until settle() has stored their answer or freed the key, whether their connection is still
+  // open or not. The server's close waits for open connections only: a request whose connection closed while it ran
+  // (the proxy gave up on it and sent the POST to another instance) still runs, and a graceful stop closes the database
+  // after close() (src/server.ts). Closing waits for these too, so that such a key is not left held, answering every
+  // retry 409 idempotency_key_in_use until its lock runs out, as only a killed instance's are (docs/api.md).
+  const unsettled = new Set<FastifyRequest>();
+  let allSettled: (() => void) | undefined;
+  app.addHook('onClose', async () => {
+    if (unsettled.size > 0) await new Promise<void>((resolve) => (allSettled = resolve));
+    clearInterval(timer);
+  });
   // A request that ends without sending (its client gone, a hijacked reply) stops renewing too.
   app.addHook('onResponse', async (request) => {
     if (request.idempotencyKey) held.delete(request.idempotencyKey);
@@ -121,6 +131,7 @@ export function installIdempotencyKeys(app: FastifyInstance, deps: Deps): Idempo
       if ('replay' in claim) return claim.replay;
       request.idempotencyKey = claim.held;
       held.add(claim.held);
+      unsettled.add(request);
       return null;
     },
 
@@ -143,6 +154,9 @@ export function installIdempotencyKeys(app: FastifyInstance, deps: Deps): Idempo
         // The answer still goes out; the key stays locked until its lock runs out, then a retry runs again.
         // The key itself is never logged: with IDEMPOTENCY_SECRET it would decrypt the answer.
         request.log.error({ err: error }, 'idempotency: storing the answer failed');
+      } finally {
+        unsettled.delete(request);
+        if (unsettled.size === 0) allSettled?.();
       }
     },
   };

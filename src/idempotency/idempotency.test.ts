@@ -4,7 +4,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../app.ts';
 import type { Db } from '../db/db.ts';
 import pg from 'pg';
-import { engine, startTestApp, type TestAccount, type TestApp } from '../test/harness.ts';
+import { engine, startTestApp, waitUntil, type TestAccount, type TestApp } from '../test/harness.ts';
 import { conversationFactory } from '../test/conversations.ts';
 import { deleteExpiredIdempotencyKeys } from './service.ts';
 import { createDecipheriv, createHash, createHmac, hkdfSync } from 'node:crypto';
@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../config.ts';
 import { resolveIdempotencySecret } from './secret.ts';
 
@@ -451,6 +453,51 @@ describe('Idempotency-Key', () => {
     const replay = await upload('');
     assert.deepEqual([replay.body, replay.headers['idempotent-replayed']], [corrected.body, 'true']);
     assert.equal(await stored(), 1);
+  });
+
+  it('settles the key of a request whose connection closed while it ran before a graceful stop closes the database', async () => {
+    // A proxy that gets no answer (its connection to a stopping instance reset) sends the POST to another instance;
+    // the first instance's request still runs. Its instance, stopping gracefully, must store its answer (or free the
+    // key) before the database closes: a key left held answers every retry 409 for 60 s, as only a killed instance may.
+    const account = await t.account();
+    let closed = false;
+    const db = new Proxy(gate.wrap(t.db), {
+      get: (target, property) => {
+        const value = Reflect.get(target, property, target);
+        if (property !== 'query' && property !== 'transaction') return value;
+        return (...args: unknown[]) =>
+          closed ? Promise.reject(new Error('the database is closed')) : (value as (...a: unknown[]) => unknown)(...args);
+      },
+    });
+    const stopping = await buildApp({ ...t.deps, db }, { logger: false });
+    await stopping.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = stopping.server.address() as AddressInfo;
+    const held = gate.hold();
+    const request = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/v2/contacts',
+      headers: { authorization: `Bearer ${account.token}`, 'content-type': 'application/json', 'idempotency-key': 'cut-off' },
+    });
+    request.on('error', () => undefined);
+    request.end(JSON.stringify({ name: 'Ada' }));
+    await held.entered; // the key is claimed and the request waits in its transaction
+    request.destroy(); // its connection closes without an answer
+    await waitUntil(() => new Promise((resolve) => stopping.server.getConnections((_error, n) => resolve(n === 0))));
+    // What stop() does (src/server.ts): close the app, then the database. The request goes on meanwhile.
+    const ran = setTimeout(held.open, 200);
+    try {
+      await stopping.close();
+    } finally {
+      closed = true;
+      held.open();
+      clearTimeout(ran);
+    }
+    const retry = await post(account, '/v2/contacts', { name: 'Ada' }, 'cut-off');
+    assert.equal(retry.status, 200, retry.body);
+    assert.equal(retry.headers['idempotent-replayed'], 'true');
+    assert.equal(await contactCount(account), 1);
   });
 
   it('is ignored on other methods', async () => {
