@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
 import * as repo from './repository.ts';
+import { recentConversations } from './recent.ts';
 
 let t: TestApp;
 before(async () => {
@@ -458,6 +459,20 @@ describe('saving a conversation', () => {
       id,
     ]);
     assert.deepEqual(rows, [{ unread: read.conv.unread }]);
+  });
+
+  it('keeps at most 4,096 conversations as last written, dropping the oldest, and hands each out once', async () => {
+    const { account, f } = await setup();
+    const { id } = await f.conversation({ text: 'hi' });
+    const read = await repo.readConversationForChange(t.db, account.accountId, id);
+    assert.ok(read);
+    const recent = recentConversations({});
+    for (let i = 0; i <= 4096; i++) recent.put(account.accountId, `co_${i}`, read);
+    assert.equal(recent.take(account.accountId, 'co_0'), undefined);
+    assert.equal(recent.take(account.accountId, 'co_1'), read);
+    assert.equal(recent.take(account.accountId, 'co_1'), undefined);
+    assert.equal(recent.take('another account', 'co_4096'), undefined);
+    assert.equal(recent.take(account.accountId, 'co_4096'), read);
   });
 
   it('takes a message over the conversation as this instance last wrote it only while nothing else changed it', async () => {
