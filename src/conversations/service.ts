@@ -530,7 +530,8 @@ export async function addMessage(
       return stored?.message;
     };
     const known = recent.take(accountId, conversationId);
-    if (known && (!live || known.agentAvailable !== null)) {
+    // Not for an imported time, which the rules check against the row before the write could find it stale.
+    if (known && createdAt === null && (!live || known.agentAvailable !== null)) {
       const message = await writeAsRead(known, live ? { at: deps.now(), ttlSeconds: deps.config.presenceTtlSeconds } : undefined);
       if (message) return message;
     }
