@@ -3,9 +3,9 @@
  * same run (bench/http/baseline-server.ts: bare Fastify + the same driver on the
  * same tables), on PostgreSQL and PGlite, at 1 and 32 connections, in steady state:
  * a warm-up grows the database first (creates at 8 connections, then a pause for the
- * service's table maintenance to analyze what grew). On PostgreSQL the service and the
- * baseline run at once, measured case by case one after the other; PGlite takes one process
- * per directory, so its baseline runs after the service. Then writes sustained on fresh
+ * service's table maintenance to analyze what grew). The service and the baseline run at once,
+ * measured case by case one after the other: on PostgreSQL on the one database; PGlite takes
+ * one process per directory, so its baseline gets a copy of the grown one. Then writes sustained on fresh
  * storage (bench/http/sustained.ts): the rate of the run's last window beside its first.
  * Prints one Markdown table (bench/http/harness.ts) with the targets of docs/benchmarks.md.
  *
@@ -19,6 +19,8 @@
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   server for the fresh databases
  *   BENCH_SERVICE_DIR=../other-checkout   measure that checkout's service (built) instead of this one's: before and after a change
  */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -35,9 +37,11 @@ import {
   printTable,
   startProcess,
   startService,
+  startServiceOnPort,
   type Engine,
   type Figures,
   type Row,
+  type RunningProcess,
   type Storage,
 } from './http/harness.ts';
 
@@ -98,10 +102,10 @@ async function measureCases(targets: Target[], conversationIds: string[]): Promi
   return measured;
 }
 
-function startBaseline(storage: Storage, seeded: { accountId: string; contactId: string }) {
+function startBaseline(storageEnv: Record<string, string>, seeded: { accountId: string; contactId: string }) {
   return startProcess(
     ['--import', 'tsx', path.join(HERE, 'http/baseline-server.ts')],
-    { ...storage.env, BASELINE_ACCOUNT: seeded.accountId, BASELINE_CONTACT: seeded.contactId },
+    { ...storageEnv, BASELINE_ACCOUNT: seeded.accountId, BASELINE_CONTACT: seeded.contactId },
     /listening on (http:\/\/\S+)/,
   );
 }
@@ -110,13 +114,15 @@ const bareTarget = (base: string): Target => ({ base, prefix: '', headers: {}, c
 
 async function benchEngine(engine: Engine): Promise<Row[]> {
   const storage: Storage = await freshStorage(engine);
+  const copy = engine === 'pglite' ? mkdtempSync(path.join(os.tmpdir(), 'chat-service-bench-baseline-')) : undefined;
   try {
-    const service = await startService(storage);
-    let seeded: { accountId: string; contactId: string; conversationIds: string[] };
+    const first = await startService(storage);
+    const token = first.token;
+    let service: RunningProcess = first;
     let ours: Measured;
-    let bare: Measured | undefined;
+    let bare: Measured;
     try {
-      const api = (method: string, url: string, body?: unknown) => call(service.url, service.token, method, url, body);
+      const api = (method: string, url: string, body?: unknown) => call(service.url, token, method, url, body);
       const contact = await api('POST', '/v2/contacts', { name: 'Bench' });
       const conversationIds: string[] = [];
       for (let i = 0; i < SEEDED_CONVERSATIONS; i++) {
@@ -124,12 +130,12 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
         conversationIds.push(conversation.id);
       }
       const account = await api('GET', '/v2/account');
-      seeded = { accountId: account.id, contactId: contact.id, conversationIds };
+      const seeded = { accountId: account.id, contactId: contact.id, conversationIds };
       const grown = await load({
         url: service.url,
         connections: 8,
         method: 'POST',
-        headers: { authorization: `Bearer ${service.token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
         path: '/v2/conversations',
         body: createWithThreeMessages(contact.id),
         durationSeconds: WARMUP_SECONDS,
@@ -138,34 +144,29 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
         `${engine}: warm-up ${Math.round(grown.requestsPerSecond * WARMUP_SECONDS).toLocaleString('en')} creates with 3 messages in ${WARMUP_SECONDS} s`,
       );
       await sleep(MAINTENANCE_PAUSE_MS);
+      if (copy) {
+        // PGlite takes one process per directory: the baseline gets a copy of the grown one, taken while the service
+        // is stopped, and the service starts again on its own.
+        await service.stop();
+        cpSync(storage.location, copy, { recursive: true });
+        service = await startServiceOnPort(storage.env);
+      }
       const serviceTarget: Target = {
         base: service.url,
         prefix: '/v2',
-        headers: { authorization: `Bearer ${service.token}` },
+        headers: { authorization: `Bearer ${token}` },
         createBody: createWithThreeMessages(contact.id),
         messageBody: JSON.stringify({ sub_type: 'contact', text: 'Hello again' }),
       };
-      if (engine === 'postgres') {
-        // Both on the one database at once, measured case by case one after the other.
-        const baseline = await startBaseline(storage, seeded);
-        try {
-          [ours, bare] = (await measureCases([serviceTarget, bareTarget(baseline.url)], conversationIds)) as [Measured, Measured];
-        } finally {
-          await baseline.stop();
-        }
-      } else ours = itemAt(await measureCases([serviceTarget], conversationIds), 0);
-    } finally {
-      await service.stop();
-    }
-
-    if (!bare) {
-      // PGlite takes one process per directory: the baseline runs after the service, on the same data.
-      const baseline = await startBaseline(storage, seeded);
+      // Both at once, measured case by case one after the other.
+      const baseline = await startBaseline(copy ? { DATA_DIR: copy } : storage.env, seeded);
       try {
-        bare = itemAt(await measureCases([bareTarget(baseline.url)], seeded.conversationIds), 0);
+        [ours, bare] = (await measureCases([serviceTarget, bareTarget(baseline.url)], conversationIds)) as [Measured, Measured];
       } finally {
         await baseline.stop();
       }
+    } finally {
+      await service.stop();
     }
 
     const rows: Row[] = [];
@@ -206,6 +207,7 @@ async function benchEngine(engine: Engine): Promise<Row[]> {
     return rows;
   } finally {
     await storage.drop();
+    if (copy) rmSync(copy, { recursive: true, force: true });
   }
 }
 
