@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
 import * as repo from './repository.ts';
-import { recentConversations } from './recent.ts';
+import { createRecentConversations, recentConversations } from './recent.ts';
 
 let t: TestApp;
 before(async () => {
@@ -466,13 +466,32 @@ describe('saving a conversation', () => {
     const { id } = await f.conversation({ text: 'hi' });
     const read = await repo.readConversationForChange(t.db, account.accountId, id);
     assert.ok(read);
-    const recent = recentConversations({});
+    const recent = createRecentConversations();
     for (let i = 0; i <= 4096; i++) recent.put(account.accountId, `co_${i}`, read);
     assert.equal(recent.take(account.accountId, 'co_0'), undefined);
     assert.equal(recent.take(account.accountId, 'co_1'), read);
     assert.equal(recent.take(account.accountId, 'co_1'), undefined);
     assert.equal(recent.take('another account', 'co_4096'), undefined);
     assert.equal(recent.take(account.accountId, 'co_4096'), read);
+  });
+
+  it('hands out a conversation as last written for a minute after its write, and never later', async () => {
+    const { account, f } = await setup();
+    const { id } = await f.conversation({ text: 'hi' });
+    const read = await repo.readConversationForChange(t.db, account.accountId, id);
+    assert.ok(read);
+    let now = 0;
+    const recent = createRecentConversations(() => now);
+    recent.put(account.accountId, 'co_a', read);
+    recent.put(account.accountId, 'co_b', read);
+    now = 60_000;
+    assert.equal(recent.take(account.accountId, 'co_a'), read);
+    now = 60_001;
+    assert.equal(recent.take(account.accountId, 'co_b'), undefined);
+    // Put again, an entry is as young as its last write.
+    recent.put(account.accountId, 'co_a', read);
+    now = 120_001;
+    assert.equal(recent.take(account.accountId, 'co_a'), read);
   });
 
   it('takes a message over the conversation as this instance last wrote it only while nothing else changed it', async () => {
@@ -492,6 +511,14 @@ describe('saving a conversation', () => {
     // Written over this instance's own last write: counted on from it.
     await f.contactSays(id, 'four');
     assert.equal((await f.get(id)).unread, 43);
+    // Without reading it: the row as remembered is what the write builds on while its version holds.
+    const recent = recentConversations(t.deps.db);
+    const entry = recent.take(account.accountId, id);
+    assert.ok(entry);
+    assert.equal(entry.version, await versionOf(account.accountId, id));
+    recent.put(account.accountId, id, { ...entry, conv: { ...entry.conv, unread: 99 } });
+    await f.contactSays(id, 'five');
+    assert.equal((await f.get(id)).unread, 100);
   });
 
   it('locks the row where another session could write it (PostgreSQL), not where nothing runs beside the transaction (PGlite)', async () => {

@@ -29,7 +29,8 @@ export function recentConversations(db: object): RecentConversations {
   return recent;
 }
 
-function createRecentConversations(): RecentConversations {
+/** `clock`: milliseconds from any fixed start, never going back (tests pass their own). */
+export function createRecentConversations(clock: () => number = () => performance.now()): RecentConversations {
   // Insertion order is age order: an entry is put again (not updated) after each write.
   const entries = new Map<string, { entry: ConversationForChange; at: number }>();
   return {
@@ -38,12 +39,12 @@ function createRecentConversations(): RecentConversations {
       const found = entries.get(key);
       if (!found) return undefined;
       entries.delete(key);
-      return performance.now() - found.at <= MAX_AGE_MS ? found.entry : undefined;
+      return clock() - found.at <= MAX_AGE_MS ? found.entry : undefined;
     },
     put(accountId, id, entry) {
       const key = `${accountId}/${id}`;
       entries.delete(key);
-      const now = performance.now();
+      const now = clock();
       entries.set(key, { entry, at: now });
       for (const [oldKey, old] of entries) {
         if (entries.size <= MAX_ENTRIES && now - old.at <= MAX_AGE_MS) break;

@@ -522,9 +522,8 @@ export async function addMessage(
   if (attachments.length === 0) {
     const recent = recentConversations(deps.db);
     const writeAsRead = async (read: repo.ConversationForChange, judged: PresenceAt | undefined) => {
-      const available = judged && read.agentAvailable !== null ? { presence: judged, available: read.agentAvailable } : undefined;
-      const condition: repo.WriteCondition = { version: read.version, ...(available && { agentAvailable: available }) };
-      const stored = await deps.db.transaction((tx) => store(tx, { ...read, now: deps.now() }, condition));
+      const agentAvailable = judged && read.agentAvailable !== null ? { presence: judged, available: read.agentAvailable } : undefined;
+      const stored = await deps.db.transaction((tx) => store(tx, { ...read, now: deps.now() }, { version: read.version, agentAvailable }));
       if (stored?.version)
         recent.put(accountId, conversationId, { conv: stored.conv, version: stored.version, agentAvailable: read.agentAvailable });
       return stored?.message;
