@@ -1,9 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { createPgConfig } from '@electric-sql/pglite/node-postgres';
 import { acquireDirectoryLock, type DirectoryLock } from './lock.ts';
-import { PGliteThread } from './pglite-thread.ts';
+import { PGliteConnection, PGliteThread } from './pglite-thread.ts';
 import type { Config } from '../config.ts';
 import { routedReads, WritePositions, type ReplicaOptions, type ReplicaState } from './replica.ts';
 import { firstRow } from './rows.ts';
@@ -317,13 +316,13 @@ export async function openDb(options: DbOptions): Promise<Db> {
 
 /**
  * PGLITE_CONNECTIONS node-postgres connections to PGlite's one backend, as the `Client` of a pg.Pool. Every statement
- * they prepare lives in that one backend, so each names its statements apart (`prefix`). A connection's adapter (with
+ * they prepare lives in that one backend, so each names its statements apart (`prefix`). A connection (with
  * the list of statements it has prepared) goes to the client that takes its place.
  */
 function pgliteConnections(lite: PGliteThread) {
   const free = Array.from({ length: PGLITE_CONNECTIONS }, (_, index) => {
     const session = lite.session();
-    return { session, prefix: `c${index}_`, config: createPgConfig(session as never) };
+    return { session, prefix: `c${index}_`, config: { connection: new PGliteConnection(session) } };
   });
   const taken = new WeakMap<object, (typeof free)[number]>();
   class Client extends pg.Client {
