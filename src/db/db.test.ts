@@ -80,6 +80,19 @@ it('answers requests while a long query runs (PGlite runs in a worker thread)', 
   assert.deepEqual(events, ['health answered', 'query done']);
 });
 
+it('sends parameters far larger than a message buffer, in any script, byte for byte', async () => {
+  // Each frontend message is serialised into a buffer that grows as it fills (src/db/pglite-thread.ts, pg-protocol).
+  const text = 'Grüße, 世界 🙂 '.repeat(20_000);
+  const items = Array.from({ length: 300 }, (_, i) => `élément ${i} ${'é'.repeat(i)}`);
+  const { rows } = await t.db.query<{ text: string; bytes: number; items: string[] }>(
+    'select $1::text as text, octet_length($1::text) as bytes, $2::text[] as items',
+    [text, items],
+  );
+  assert.equal(rows[0]!.text, text);
+  assert.equal(rows[0]!.bytes, Buffer.byteLength(text));
+  assert.deepEqual(rows[0]!.items, items);
+});
+
 it('reports SQL errors as node-postgres errors and keeps working', async () => {
   await assert.rejects(t.db.query('select * from no_such_table'), (error: Error & { code?: string }) => error.code === '42P01');
   const { rows } = await t.db.query<{ one: number }>('select 1 as one');
