@@ -289,8 +289,8 @@ export class PGliteConnection extends EventEmitter {
   readonly submittedNamedStatements: Record<string, string> = {};
   /** node-postgres destroys the stream to end a connection with a query still running. */
   readonly stream = { destroy: () => this.end() };
+  /** Read by node-postgres's Client.end(): a connection never connected ends at once. */
   _connecting = false;
-  _ending = false;
   readonly #session: PGliteSession;
   /** The messages sent so far, answered in order. */
   #sent: Promise<unknown>;
@@ -339,13 +339,13 @@ export class PGliteConnection extends EventEmitter {
     this.#send(serialize.sync());
   }
 
+  /** node-postgres's pool refs the clients it hands out (and may unref idle ones): no socket here keeps the process alive. */
   ref(): void {}
 
   unref(): void {}
 
   /** Ends this client's use of the connection: the next client that takes it starts with no listeners of this one. */
   end(): void {
-    this._ending = true;
     this.#sent = this.#sent.then(() => this.emit('end'));
     for (const event of this.eventNames()) if (event !== 'newListener') this.removeAllListeners(event);
   }
