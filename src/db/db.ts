@@ -218,7 +218,7 @@ export const PGLITE_CONNECTIONS = 4;
 
 /**
  * One code path for both engines: node-postgres talks to PostgreSQL over TCP,
- * or to PGlite through PGlite's node-postgres adapter (PGLITE_CONNECTIONS sharing its one backend). PGlite
+ * or to PGlite through connections of its own (PGLITE_CONNECTIONS sharing PGlite's one backend). PGlite
  * itself runs in a worker thread (src/db/pglite-thread.ts) so its queries never
  * block the event loop. Either way, statements go through Lanes, which start small
  * ones before queued heavy ones.

@@ -78,9 +78,8 @@ export class PGliteOpenError extends Error {
 }
 
 /**
- * PGlite running in a worker thread, shaped like the PGlite object that PGlite's
- * own node-postgres adapter drives (`waitReady` and `execProtocolStream`), once per
- * session (`session()`). So the adapter and node-postgres stay the one code path, and
+ * PGlite running in a worker thread, driven by node-postgres through a connection per
+ * session (`session()`, `PGliteConnection`). So node-postgres stays the one code path, and
  * the event loop stays free while a query runs: in-thread PGlite froze every request
  * for as long as a query took.
  *
@@ -121,7 +120,7 @@ export class PGliteThread {
     });
   }
 
-  /** A connection's view of the one backend session (what PGlite's node-postgres adapter drives). */
+  /** A connection's view of the one backend session (what a PGliteConnection sends its messages through). */
   session(): PGliteSession {
     return new PGliteSession(this);
   }
@@ -213,13 +212,13 @@ export class PGliteSession {
 
   /**
    * node-postgres sends a parameterised statement as five messages (Parse, Bind, Describe,
-   * Execute, Sync), which the adapter hands over one call each. Those that only queue work
+   * Execute, Sync), which its connection hands over one call each. Those that only queue work
    * are held here and sent with the next one that asks for an answer, so a statement costs
    * one round trip to the worker, not five; their replies arrive in order with that answer.
    * A transaction's `begin` is held too and answered at once (it cannot fail: there is never
    * a transaction open in this session when it comes), so it travels with the transaction's first statement.
    */
-  async execProtocolStream(bytes: Uint8Array): Promise<BackendMessage[]> {
+  async send(bytes: Uint8Array): Promise<BackendMessage[]> {
     if (this.#commitAnswer) {
       const answer = this.#commitAnswer;
       this.#commitAnswer = undefined;
@@ -352,7 +351,7 @@ export class PGliteConnection extends EventEmitter {
 
   #send(bytes: Uint8Array): void {
     this.#sent = this.#sent
-      .then(() => this.#session.execProtocolStream(bytes))
+      .then(() => this.#session.send(bytes))
       .then((messages) => {
         for (const message of messages) this.emit(message.name === 'error' ? 'errorMessage' : message.name, message);
       })
