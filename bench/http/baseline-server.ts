@@ -15,6 +15,8 @@
 import Fastify from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { openDb, type Queryable } from '../../src/db/db.ts';
 
 interface BareDb extends Queryable {
@@ -24,7 +26,9 @@ interface BareDb extends Queryable {
 
 async function openBareDb(): Promise<BareDb> {
   if (process.env.DATABASE_URL) return openDb({ databaseUrl: process.env.DATABASE_URL });
-  const lite = await PGlite.create(process.env.DATA_DIR as string);
+  // The contrib extensions the schema uses, as the service's worker loads them (src/db/pglite-worker.mjs): without
+  // unaccent every insert into messages fails (its search column, migration 220).
+  const lite = await PGlite.create(process.env.DATA_DIR as string, { extensions: { unaccent, pg_trgm } });
   const wrap = (q: Pick<PGlite, 'query'>): Queryable => ({
     query: async (sql, params) => {
       const result = await q.query(sql, params);

@@ -235,14 +235,18 @@ const fixed = (value: number, digits = 0) => value.toLocaleString('en', { maximu
 
 /** The table every benchmark of this family prints (Markdown, so docs/benchmarks.md can quote it). */
 export function printTable(rows: Row[]): void {
-  // A case whose requests failed measured nothing: never count it as met.
-  rows = rows.map((row) => ({ ...row, met: row.met && row.service.failures === 0 }));
+  // A case whose requests failed (the service's or the baseline's) measured nothing: never count it as met.
+  rows = rows.map((row) => ({ ...row, met: row.met && row.service.failures === 0 && (row.baseline?.failures ?? 0) === 0 }));
   console.log('\n| case | engine | conns | service req/s | p50 ms | p99 ms | baseline req/s | baseline p99 ms | ratio | target | met |');
   console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
   for (const row of rows) {
     const { service, baseline } = row;
     const ratio = baseline ? `${fixed((100 * service.requestsPerSecond) / baseline.requestsPerSecond)}%` : '';
-    const failures = service.failures > 0 ? ` (${service.failures} failed)` : '';
+    const failed = [
+      ...(service.failures > 0 ? [`${service.failures} failed`] : []),
+      ...(baseline && baseline.failures > 0 ? [`baseline: ${baseline.failures} failed`] : []),
+    ];
+    const failures = failed.length > 0 ? ` (${failed.join('; ')})` : '';
     console.log(
       `| ${row.case}${failures} | ${row.engine} | ${row.connections} | ${fixed(service.requestsPerSecond)} | ${fixed(service.p50, 1)} | ${fixed(service.p99, 1)} | ` +
         `${baseline ? fixed(baseline.requestsPerSecond) : ''} | ${baseline ? fixed(baseline.p99, 1) : ''} | ${ratio} | ${row.target} | ${row.met ? 'yes' : 'NO'} |`,
