@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
 import * as repo from './repository.ts';
-import { createRecentConversations, recentConversations } from './recent.ts';
+import { createRecent, recentConversations } from './recent.ts';
 
 let t: TestApp;
 before(async () => {
@@ -461,12 +461,33 @@ describe('saving a conversation', () => {
     assert.deepEqual(rows, [{ unread: read.conv.unread }]);
   });
 
+  it('writes no new conversation whose assumed availability or references no longer hold', async () => {
+    const { account, f } = await setup();
+    const contact = await f.contact();
+    const seed = await f.conversation({ contact_id: contact.id, text: 'hi' });
+    const read = await repo.readConversationForChange(t.db, account.accountId, seed.id);
+    assert.ok(read);
+    const presence = { at: t.clock.now(), ttlSeconds: 60 };
+    const fresh = (id: string): repo.ConversationRow => ({ ...read.conv, id, ext_id: null });
+    const write = (id: string, condition: repo.WriteCondition) =>
+      repo.writeConversation(t.db, account.accountId, fresh(id), null, [], { at: presence.at, items: [] }, condition);
+    // Nobody is available: assuming someone is writes nothing.
+    assert.equal(await write('co_assumed', { references: { contactId: contact.id }, agentAvailable: { presence, available: true } }), null);
+    assert.equal(await write('co_gone', { references: { contactId: 'ctnope' } }), null);
+    const written = await write('co_right', { references: { contactId: contact.id }, agentAvailable: { presence, available: false } });
+    assert.match(written?.version ?? '', /^\d+$/);
+    const { rows } = await t.db.query<{ id: string }>('select id from conversations where account_id = $1 order by id', [
+      account.accountId,
+    ]);
+    assert.deepEqual(rows.map((row) => row.id).sort(), ['co_right', seed.id].sort());
+  });
+
   it('keeps at most 4,096 conversations as last written, dropping the oldest, and hands each out once', async () => {
     const { account, f } = await setup();
     const { id } = await f.conversation({ text: 'hi' });
     const read = await repo.readConversationForChange(t.db, account.accountId, id);
     assert.ok(read);
-    const recent = createRecentConversations();
+    const recent = createRecent<repo.ConversationForChange>();
     for (let i = 0; i <= 4096; i++) recent.put(account.accountId, `co_${i}`, read);
     assert.equal(recent.take(account.accountId, 'co_0'), undefined);
     assert.equal(recent.take(account.accountId, 'co_1'), read);
@@ -481,7 +502,7 @@ describe('saving a conversation', () => {
     const read = await repo.readConversationForChange(t.db, account.accountId, id);
     assert.ok(read);
     let now = 0;
-    const recent = createRecentConversations(() => now);
+    const recent = createRecent<repo.ConversationForChange>(() => now);
     recent.put(account.accountId, 'co_a', read);
     recent.put(account.accountId, 'co_b', read);
     now = 60_000;

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../test/harness.ts';
 import { conversationFactory, type Json } from '../test/conversations.ts';
 import { dereference } from '../test/openapi-operations.ts';
+import { recentAvailability } from './recent.ts';
 
 let t: TestApp;
 before(async () => {
@@ -433,6 +434,69 @@ describe('POST /v2/conversations', () => {
       assert.equal(res.status, 422);
       assert.equal(res.body.code, code);
     }
+  });
+
+  it("judges each create's live message with the availability at its time, not the one the create before assumed", async () => {
+    const { account, f } = await setup();
+    const availability = recentAvailability(t.deps.db);
+    assert.equal((await f.conversation({ text: 'nobody there' })).is_offline, true);
+    assert.equal(availability.get(account.accountId, ''), false);
+    const agent = await f.agent({ available: true });
+    assert.equal((await f.conversation({ text: 'someone came' })).is_offline, false);
+    assert.equal((await f.conversation({ text: 'still there' })).is_offline, false);
+    assert.equal(availability.get(account.accountId, ''), true);
+    // Each group is judged apart: this one has nobody.
+    const group = await f.group();
+    assert.equal((await f.conversation({ group_id: group.id, text: 'to the group' })).is_offline, true);
+    assert.equal(availability.get(account.accountId, group.id), false);
+    await f.makeUnavailable(agent.id);
+    assert.equal((await f.conversation({ text: 'gone again' })).is_offline, true);
+    assert.equal(availability.get(account.accountId, ''), false);
+    // An assumption planted against the truth is only ever a guess: the write checks it.
+    availability.put(account.accountId, '', true);
+    const conv = await f.conversation({ text: 'guessed wrong' });
+    assert.equal(conv.is_offline, true);
+    assert.equal((await f.get(conv.id)).messages[0].is_offline, true);
+    assert.equal(availability.get(account.accountId, ''), false);
+  });
+
+  it('answers bad references as the check does when the create is written without reading first', async () => {
+    const { account, f, api } = await setup();
+    const other = conversationFactory(t, await t.account());
+    const contact = await f.contact();
+    const erasing = await f.contact();
+    await t.db.query('update contacts set erasing_at = now() where account_id = $1 and id = $2', [account.accountId, erasing.id]);
+    const [foreignContact, foreignAgent, foreignGroup, foreignTag] = await Promise.all([
+      other.contact(),
+      other.agent(),
+      other.group(),
+      other.tag(),
+    ]);
+    // The availability is known: a create with a live contact message goes straight to its conditional write.
+    const first = await f.conversation({ contact_id: contact.id, ext_id: 'taken', text: 'first' });
+    const events = await countRows(account.accountId, 'events');
+    const attempts: [Json, string, string[][] | null][] = [
+      [{ contact_id: 'ctnope' }, 'contact_not_found', null],
+      [{ contact_id: foreignContact.id }, 'contact_not_found', null],
+      [{ contact_id: erasing.id }, 'contact_not_found', null],
+      [{ contact_id: 'ctnope', ext_id: 'taken' }, 'contact_not_found', null],
+      [{ contact_id: contact.id, assigned_ids: [foreignAgent.id] }, 'agent_not_found', null],
+      [{ contact_id: contact.id, group_id: foreignGroup.id }, 'group_not_found', null],
+      [{ contact_id: contact.id, tags: [foreignTag.id], ext_id: 'taken' }, 'tag_not_found', null],
+      [{ contact_id: contact.id, ext_id: 'taken' }, 'invalid_arguments', [['ext_id', 'unique', 'body']]],
+    ];
+    for (const [body, code, paths] of attempts) {
+      for (const content of [{ text: 'x' }, {}]) {
+        const res = await api.post('/v2/conversations', { ...body, ...content });
+        assert.equal(res.status, 422, JSON.stringify(body));
+        assert.equal(res.body.code, code, JSON.stringify(body));
+        if (paths) assert.deepEqual(errorPaths(res.body), paths);
+      }
+    }
+    assert.equal(await countRows(account.accountId, 'conversations'), 1);
+    assert.equal(await countRows(account.accountId, 'messages'), 1);
+    assert.equal(await countRows(account.accountId, 'events'), events);
+    assert.equal((await f.get(first.id)).ext_id, 'taken');
   });
 
   it('needs conversations:create', async () => {

@@ -198,6 +198,43 @@ export interface ReferenceAnswer {
   agentAvailable: boolean | null;
 }
 
+/** The problems a reference check looks for, each an SQL column of the check's query, for the parts `check` asks. */
+function referenceProblemsSql(p: SqlParams, account: string, check: Omit<ReferenceCheck, 'availability'>) {
+  const problems: { column: keyof ReferenceProblems; sql: string; ids: boolean }[] = [];
+  if (check.contactId !== undefined)
+    problems.push({ column: 'contact_missing', sql: `not ${contactExistsSql(account, p.add(check.contactId))}`, ids: false });
+  if (check.agentIds?.length)
+    problems.push({ column: 'missing_agent_ids', sql: missingAgentIdsSql(account, p.add(check.agentIds)), ids: true });
+  if (check.groupId)
+    problems.push({ column: 'missing_group_ids', sql: missingNamedIdsSql(GROUPS, account, p.add([check.groupId])), ids: true });
+  if (check.tagIds?.length)
+    problems.push({ column: 'missing_tag_ids', sql: missingNamedIdsSql(TAGS, account, p.add(check.tagIds)), ids: true });
+  if (check.extId) {
+    const [extId, exceptId] = [p.add(check.extId.value), p.add(check.extId.exceptId)];
+    problems.push({
+      column: 'ext_id_taken',
+      sql: `exists (select 1 from conversations where account_id = ${account} and ext_id = ${extId}
+                    and (${exceptId}::text is null or id <> ${exceptId}))`,
+      ids: false,
+    });
+  }
+  return problems;
+}
+
+interface ReferenceProblems {
+  contact_missing?: boolean;
+  missing_agent_ids?: string[];
+  missing_group_ids?: string[];
+  missing_tag_ids?: string[];
+  ext_id_taken?: boolean;
+}
+
+/** SQL: whether every reference of `check` holds (true when it asks nothing), for a write conditional on them. */
+function referencesHoldSql(p: SqlParams, account: string, check: Omit<ReferenceCheck, 'availability'>): string {
+  const problems = referenceProblemsSql(p, account, check);
+  return problems.length === 0 ? 'true' : problems.map(({ sql, ids }) => (ids ? `cardinality(${sql}) = 0` : `not ${sql}`)).join(' and ');
+}
+
 /**
  * Checks every reference of `check` in one query (none when nothing is asked). Groups and tags found stay
  * locked (key share) until the transaction ends, so they cannot be deleted under the write.
@@ -206,31 +243,14 @@ export async function checkReferences(db: Queryable, accountId: string, check: R
   // Only what is asked goes into the query: a create naming a contact and an ext_id plans two lookups, not six.
   const p = new SqlParams();
   const account = p.add(accountId);
-  const param = (value: unknown) => p.add(value);
-  const columns: string[] = [];
-  if (check.contactId !== undefined) columns.push(`not ${contactExistsSql(account, param(check.contactId))} as contact_missing`);
-  if (check.agentIds?.length) columns.push(`${missingAgentIdsSql(account, param(check.agentIds))} as missing_agent_ids`);
-  if (check.groupId) columns.push(`${missingNamedIdsSql(GROUPS, account, param([check.groupId]))} as missing_group_ids`);
-  if (check.tagIds?.length) columns.push(`${missingNamedIdsSql(TAGS, account, param(check.tagIds))} as missing_tag_ids`);
-  if (check.extId) {
-    const [extId, exceptId] = [param(check.extId.value), param(check.extId.exceptId)];
-    columns.push(`exists (select 1 from conversations where account_id = ${account} and ext_id = ${extId}
-                          and (${exceptId}::text is null or id <> ${exceptId})) as ext_id_taken`);
-  }
+  const columns = referenceProblemsSql(p, account, check).map(({ column, sql }) => `${sql} as ${column}`);
   if (check.availability) {
     const { groupId, presence } = check.availability;
-    columns.push(`${agentAvailableSql(account, param(groupId), param(presence.at), param(presence.ttlSeconds))} as agent_available`);
+    columns.push(`${agentAvailableSql(account, p.add(groupId), p.add(presence.at), p.add(presence.ttlSeconds))} as agent_available`);
   }
   if (columns.length === 0)
     return { contactMissing: false, missingAgentIds: [], groupMissing: false, missingTagIds: [], extIdTaken: false, agentAvailable: null };
-  const { rows } = await db.query<{
-    contact_missing?: boolean;
-    missing_agent_ids?: string[];
-    missing_group_ids?: string[];
-    missing_tag_ids?: string[];
-    ext_id_taken?: boolean;
-    agent_available?: boolean;
-  }>(`select ${columns.join(', ')}`, p.values);
+  const { rows } = await db.query<ReferenceProblems & { agent_available?: boolean }>(`select ${columns.join(', ')}`, p.values);
   const row = firstRow(rows);
   return {
     contactMissing: row.contact_missing ?? false,
@@ -300,23 +320,30 @@ function sameColumnValue(before: unknown, after: unknown): boolean {
   return false;
 }
 
-/**
- * What a write of a conversation read without a lock requires to be still true: the row is the version read (its
- * `xmin`), its contact is not being erased, and, for a live contact message, an agent's availability (judged at
- * `presence`) is what the message was judged with.
- */
-export interface WriteCondition {
-  version: string;
-  agentAvailable?: { presence: PresenceAt; available: boolean };
+/** That an agent is available (or not), judged at `presence`: what a live contact message was judged with. */
+export interface AvailabilityJudged {
+  presence: PresenceAt;
+  available: boolean;
 }
+
+/**
+ * What a write made without reading first requires to be still true. Of a change to a conversation read without a
+ * lock: the row is the version read (its `xmin`), and its contact is not being erased. Of a new conversation whose
+ * references were not checked first: they hold (`references`: contact, agents, group, tags, ext_id). Either way, for a
+ * live contact message, an agent's availability (of the conversation's group) is what the message was judged with.
+ */
+export type WriteCondition =
+  | { version: string; agentAvailable?: AvailabilityJudged }
+  | { references: Omit<ReferenceCheck, 'availability'>; agentAvailable?: AvailabilityJudged };
 
 /**
  * Writes `conv`: inserted when there was none `before` (null), else the columns whose value changed saved (under the
  * row lock the transaction took, so nothing else changed them meanwhile; none when none did). Inserts `messages` after
  * the conversation's current ones, in their order, and records `events` in the outbox, in one statement (so one round
  * trip, and one worker trip on PGlite). The caller announces the events (`announceEvents`) with the transaction.
- * With `condition` (`before` read without a lock), nothing is written unless it holds. Returns null when nothing was
- * written, else the row's new version when the write was conditional (null otherwise).
+ * With `condition` (`before` read without a lock, or a new conversation's references not checked first), nothing is
+ * written unless it holds. Returns null when nothing was written, else the row's new version when the write was
+ * conditional (null otherwise).
  */
 export async function writeConversation(
   db: Queryable,
@@ -330,21 +357,29 @@ export async function writeConversation(
   const p = new SqlParams();
   const account = p.add(accountId);
   const writes: string[] = [];
+  // `group` names the group's parameter or column, once asked: every parameter added is one the statement uses.
+  const availability = (group: () => string, judged: AvailabilityJudged | undefined) =>
+    judged
+      ? `and ${agentAvailableSql(account, group(), p.add(judged.presence.at), p.add(judged.presence.ttlSeconds))} = ${p.add(judged.available)}`
+      : '';
   if (before === null) {
-    writes.push(insertConversationsSql(account, p.add(conversationsJson([conv]))));
+    const insert = insertConversationsSql(account, p.add(conversationsJson([conv])));
+    if (condition !== undefined) {
+      if (!('references' in condition)) throw new Error('A new conversation is written conditional on its references');
+      writes.push(`${insert}
+                   where ${referencesHoldSql(p, account, condition.references)} ${availability(() => p.add(conv.group_id), condition.agentAvailable)}
+                   returning xmin::text as version`);
+    } else writes.push(insert);
   } else {
     // A message changes a few columns of the conversation: binding only those keeps the statement small.
     const changed = CHANGEABLE_FIELDS.filter((field) => !sameColumnValue(before[field], conv[field]));
     const values = columnValues(conv, changed);
     const set = changed.map((field, i) => `${field} = ${p.add(values[i])}`);
     if (condition !== undefined) {
-      const available = condition.agentAvailable;
-      const availability = available
-        ? `and ${agentAvailableSql(account, 'conversations.group_id', p.add(available.presence.at), p.add(available.presence.ttlSeconds))} = ${p.add(available.available)}`
-        : '';
+      if (!('version' in condition)) throw new Error('A change is written conditional on the version read');
       writes.push(`update conversations set ${set.length > 0 ? set.join(', ') : 'id = id'}
                    where account_id = ${account} and id = ${p.add(conv.id)} and xmin = ${p.add(condition.version)}::xid
-                     and ${contactExistsSql(account, 'conversations.contact_id')} ${availability}
+                     and ${contactExistsSql(account, 'conversations.contact_id')} ${availability(() => 'conversations.group_id', condition.agentAvailable)}
                    returning xmin::text as version`);
     } else if (set.length > 0)
       writes.push(`update conversations set ${set.join(', ')} where account_id = ${account} and id = ${p.add(conv.id)}`);

@@ -18,7 +18,7 @@ import {
 import { uploadContentPath } from '../uploads/service.ts';
 import type { PresenceAt } from '../agents/repository.ts';
 import * as repo from './repository.ts';
-import { recentConversations } from './recent.ts';
+import { recentAvailability, recentConversations } from './recent.ts';
 import type { ConversationRow, NewMessageRow, Page, ReferenceCheck } from './repository.ts';
 import { toConversation, toConversationStatistics, toMessage, toPage, toPath } from './presenter.ts';
 import type {
@@ -393,19 +393,12 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
   const assignedIds = unique(body.assigned_ids);
   const tags = unique(body.tags);
   const groupId = body.group_id ?? null;
-  return withReferenceRaces(body.contact_id, async () => {
-    // Checked before the transaction, which then holds only the writes (on PGlite it holds the one backend, and every
-    // other connection waits for it). Inside it the check would not hold either (read committed on PostgreSQL): a
-    // contact erased or an ext_id taken in between fails the write, answered as the check would (withReferenceRaces).
-    const { agentAvailable } = await requireReferences(deps.db, accountId, {
-      contactId: body.contact_id,
-      agentIds: assignedIds,
-      groupId,
-      tagIds: tags,
-      extId: extIdCheck(body.ext_id, null),
-      availability: inputs.some(judgedLive) ? { groupId, presence: { at: now, ttlSeconds: deps.config.presenceTtlSeconds } } : undefined,
-    });
-    return deps.db.transaction(async (tx) => {
+  const references = { contactId: body.contact_id, agentIds: assignedIds, groupId, tagIds: tags, extId: extIdCheck(body.ext_id, null) };
+  const presence = inputs.some(judgedLive) ? { at: now, ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
+
+  // The conversation stored with its messages, judged with `agentAvailable`; null when `condition` no longer held.
+  const write = (agentAvailable: boolean | null, condition?: repo.WriteCondition) =>
+    deps.db.transaction(async (tx) => {
       const attachments: StoredAttachment[][] = [];
       for (const input of inputs) attachments.push(await resolveAttachments(tx, accountId, input.attachments, now, input.attachmentsPath));
 
@@ -434,7 +427,7 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         rows.push(next.row);
       });
       const conversation = toConversation(conv);
-      await saveConversation(tx, accountId, null, {
+      const saved = await saveConversation(tx, accountId, null, {
         after: conv,
         messages: rows,
         events: (messages) => [
@@ -442,9 +435,34 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
           ...repliedEvents(messages),
         ],
         at: now,
+        condition,
       });
-      return conversation;
+      return saved && conversation;
     });
+
+  return withReferenceRaces(body.contact_id, async () => {
+    const availability = recentAvailability(deps.db);
+    const availabilityKey = groupId ?? '';
+    // Without attachments (whose uploads the transaction claims) the write goes first, conditional on the references
+    // holding and, for a live contact message, on an agent's availability being what this instance last judged for the
+    // group: one statement. When the condition fails, the check below finds what it was and answers it.
+    const assumed = presence && availability.get(accountId, availabilityKey);
+    if (inputs.every((input) => input.attachments.length === 0) && (!presence || assumed !== undefined)) {
+      const agentAvailable = presence && assumed !== undefined ? { presence, available: assumed } : undefined;
+      const created = await write(assumed ?? null, { references, agentAvailable });
+      if (created) return created;
+    }
+    // Checked before the transaction, which then holds only the writes (on PGlite it holds the one backend, and every
+    // other connection waits for it). Inside it the check would not hold either (read committed on PostgreSQL): a
+    // contact erased or an ext_id taken in between fails the write, answered as the check would (withReferenceRaces).
+    const { agentAvailable } = await requireReferences(deps.db, accountId, {
+      ...references,
+      availability: presence && { groupId, presence },
+    });
+    if (agentAvailable !== null) availability.put(accountId, availabilityKey, agentAvailable);
+    const created = await write(agentAvailable);
+    if (!created) throw new Error('A conversation written without a condition was not stored');
+    return created;
   });
 }
 
