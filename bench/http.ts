@@ -14,6 +14,7 @@
  *                                 pooler, PostgreSQL only: through PgBouncer against direct, bench/http/pooler.ts;
  *                                 search-index: with the full-text columns against without, bench/http/search-index.ts)
  *   BENCH_DURATION=10               seconds per measurement
+ *   BENCH_ROUNDS=2                  measurements per case and side, in alternating orders, averaged
  *   BENCH_WARMUP=60                 seconds of creates that grow the database before the measurements
  *   BENCH_SUSTAINED_SECONDS=100, BENCH_SUSTAINED_WINDOW=20   the sustained run and its windows
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   server for the fresh databases
@@ -34,6 +35,7 @@ import {
   createWithThreeMessages,
   freshStorage,
   load,
+  mergedFigures,
   printTable,
   startProcess,
   startService,
@@ -49,6 +51,7 @@ const ENGINES = (process.env.BENCH_ENGINES ?? 'postgres,pglite').split(',') as E
 const CONNECTIONS = [1, 32];
 const SEEDED_CONVERSATIONS = 2000;
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP ?? 60);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 /** Longer than the service's maintenance interval (src/jobs.ts): what the warm-up grew is analyzed before the measurements. */
 const MAINTENANCE_PAUSE_MS = 12_000;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -75,28 +78,36 @@ interface Target {
 
 /**
  * The three write/read cases at each connection count against each target, the targets one after another for each
- * case: figures compared with each other are measured within seconds, not minutes, of each other (this machine's speed
- * drifts over minutes, by as much as the differences measured).
+ * case, ROUNDS times in alternating orders (A B, B A, ...), each side's runs merged (mergedFigures): figures compared
+ * with each other are measured within seconds, not minutes, of each other, and a drift of the machine's speed (over
+ * minutes, by as much as the differences measured) falls on both sides alike instead of whole on one.
  */
 async function measureCases(targets: Target[], conversationIds: string[]): Promise<Measured[]> {
   const measured = targets.map((): Measured => ({ get: [], create: [], message: [] }));
   for (const connections of CONNECTIONS) {
     for (const kind of ['get', 'create', 'message'] as const) {
-      for (const [i, { base, prefix, headers, createBody, messageBody }] of targets.entries()) {
-        const json = { ...headers, 'content-type': 'application/json' };
-        const options =
-          kind === 'get'
-            ? { headers, path: () => `${prefix}/conversations/${pick(conversationIds)}` }
-            : kind === 'create'
-              ? { method: 'POST' as const, headers: json, path: `${prefix}/conversations`, body: createBody }
-              : {
-                  method: 'POST' as const,
-                  headers: json,
-                  path: () => `${prefix}/conversations/${pick(conversationIds)}/messages`,
-                  body: messageBody,
-                };
-        itemAt(measured, i)[kind].push(await load({ url: base, connections, ...options }));
+      const rounds: Figures[][] = targets.map(() => []);
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = [...targets.keys()];
+        if (round % 2 === 1) order.reverse();
+        for (const i of order) {
+          const { base, prefix, headers, createBody, messageBody } = itemAt(targets, i);
+          const json = { ...headers, 'content-type': 'application/json' };
+          const options =
+            kind === 'get'
+              ? { headers, path: () => `${prefix}/conversations/${pick(conversationIds)}` }
+              : kind === 'create'
+                ? { method: 'POST' as const, headers: json, path: `${prefix}/conversations`, body: createBody }
+                : {
+                    method: 'POST' as const,
+                    headers: json,
+                    path: () => `${prefix}/conversations/${pick(conversationIds)}/messages`,
+                    body: messageBody,
+                  };
+          itemAt(rounds, i).push(await load({ url: base, connections, ...options }));
+        }
       }
+      rounds.forEach((figures, i) => itemAt(measured, i)[kind].push(mergedFigures(figures)));
     }
   }
   return measured;

@@ -176,6 +176,16 @@ export interface Figures {
   failures: number;
 }
 
+/** Figures of several runs as one: the mean rate, the worst latency percentiles, every failure. */
+export function mergedFigures(runs: readonly Figures[]): Figures {
+  return {
+    requestsPerSecond: runs.reduce((sum, run) => sum + run.requestsPerSecond, 0) / runs.length,
+    p50: Math.max(...runs.map((run) => run.p50)),
+    p99: Math.max(...runs.map((run) => run.p99)),
+    failures: runs.reduce((sum, run) => sum + run.failures, 0),
+  };
+}
+
 export interface LoadOptions {
   url: string;
   connections: number;

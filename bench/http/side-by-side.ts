@@ -57,16 +57,6 @@ async function measure(target: Target, kind: Kind): Promise<Figures> {
   });
 }
 
-/** Figures of two runs as one: the mean rate, the worse latency percentiles. */
-function merged(a: Figures, b: Figures): Figures {
-  return {
-    requestsPerSecond: (a.requestsPerSecond + b.requestsPerSecond) / 2,
-    p50: Math.max(a.p50, b.p50),
-    p99: Math.max(a.p99, b.p99),
-    failures: a.failures + b.failures,
-  };
-}
-
 /** `kinds` on `a` and on `b`, A B B A, each kind's two rounds per side merged. */
 export async function sideBySide(a: Target, b: Target, kinds: readonly Kind[]): Promise<Record<'a' | 'b', Map<Kind, Figures>>> {
   const rounds = { a: [] as Map<Kind, Figures>[], b: [] as Map<Kind, Figures>[] };
@@ -76,6 +66,6 @@ export async function sideBySide(a: Target, b: Target, kinds: readonly Kind[]): 
     rounds[side].push(figures);
   }
   const both = (side: 'a' | 'b') =>
-    new Map(kinds.map((kind) => [kind, merged(rounds[side][0]!.get(kind)!, rounds[side][1]!.get(kind)!)] as const));
+    new Map(kinds.map((kind) => [kind, harness.mergedFigures(rounds[side].map((round) => round.get(kind)!))] as const));
   return { a: both('a'), b: both('b') };
 }
