@@ -542,6 +542,23 @@ describe('saving a conversation', () => {
     assert.equal((await f.get(id)).unread, 100);
   });
 
+  it('keeps a conversation this instance created without reading first as written, for its first message', async () => {
+    const { account, f } = await setup();
+    const contact = await f.contact();
+    // The first create judges the availability; the second is written assuming it, in one statement.
+    await f.conversation({ contact_id: contact.id, text: 'judged' });
+    const { id } = await f.conversation({ contact_id: contact.id, text: 'assumed' });
+    const recent = recentConversations(t.deps.db);
+    const entry = recent.take(account.accountId, id);
+    assert.ok(entry);
+    assert.equal(entry.version, await versionOf(account.accountId, id));
+    assert.equal(entry.agentAvailable, false);
+    assert.equal(entry.conv.unread, 1);
+    recent.put(account.accountId, id, { ...entry, conv: { ...entry.conv, unread: 99 } });
+    assert.equal((await f.contactSays(id, 'second')).is_offline, true);
+    assert.equal((await f.get(id)).unread, 100);
+  });
+
   it('locks the row where another session could write it (PostgreSQL), not where nothing runs beside the transaction (PGlite)', async () => {
     const { account, f } = await setup();
     const { id } = await f.conversation({ text: 'hi' });

@@ -396,7 +396,8 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
   const references = { contactId: body.contact_id, agentIds: assignedIds, groupId, tagIds: tags, extId: extIdCheck(body.ext_id, null) };
   const presence = inputs.some(judgedLive) ? { at: now, ttlSeconds: deps.config.presenceTtlSeconds } : undefined;
 
-  // The conversation stored with its messages, judged with `agentAvailable`; null when `condition` no longer held.
+  // The conversation stored with its messages, judged with `agentAvailable`, and the row's version when the write was
+  // conditional; null when `condition` no longer held.
   const write = (agentAvailable: boolean | null, condition?: repo.WriteCondition) =>
     deps.db.transaction(async (tx) => {
       const attachments: StoredAttachment[][] = [];
@@ -437,7 +438,7 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
         at: now,
         condition,
       });
-      return saved && conversation;
+      return saved && { conversation, conv, version: saved.version };
     });
 
   return withReferenceRaces(body.contact_id, async () => {
@@ -450,7 +451,16 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
     if (inputs.every((input) => input.attachments.length === 0) && (!presence || assumed !== undefined)) {
       const agentAvailable = presence && assumed !== undefined ? { presence, available: assumed } : undefined;
       const created = await write(assumed ?? null, { references, agentAvailable });
-      if (created) return created;
+      if (created) {
+        // Its first message (a visitor's next line) is written over it as written, without reading it first.
+        if (created.version)
+          recentConversations(deps.db).put(accountId, created.conv.id, {
+            conv: created.conv,
+            version: created.version,
+            agentAvailable: assumed ?? null,
+          });
+        return created.conversation;
+      }
     }
     // Checked before the transaction, which then holds only the writes (on PGlite it holds the one backend, and every
     // other connection waits for it). Inside it the check would not hold either (read committed on PostgreSQL): a
@@ -462,7 +472,7 @@ export async function createConversation(deps: ConversationDeps, accountId: stri
     if (agentAvailable !== null) availability.put(accountId, availabilityKey, agentAvailable);
     const created = await write(agentAvailable);
     if (!created) throw new Error('A conversation written without a condition was not stored');
-    return created;
+    return created.conversation;
   });
 }
 
