@@ -59,8 +59,8 @@ function perDatabase<T>(): (db: object) => Recent<T> {
 }
 
 /**
- * The conversations this instance last wrote a message to, by id, as written, with their versions: the next message
- * to one is written conditional on that version, one statement instead of two.
+ * The conversations this instance last created or wrote a message to, by id, as written, with their versions: the
+ * next message to one is written conditional on that version, one statement instead of two.
  */
 export const recentConversations = perDatabase<ConversationForChange>();
 
