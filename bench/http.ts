@@ -14,7 +14,7 @@
  *                                 pooler, PostgreSQL only: through PgBouncer against direct, bench/http/pooler.ts;
  *                                 search-index: with the full-text columns against without, bench/http/search-index.ts)
  *   BENCH_DURATION=10               seconds per measurement
- *   BENCH_ROUNDS=2                  measurements per case and side, in alternating orders, averaged
+ *   BENCH_ROUNDS=2                  measurements per case and side, in alternating orders, merged (mean rate, worst p99)
  *   BENCH_WARMUP=60                 seconds of creates that grow the database before the measurements
  *   BENCH_SUSTAINED_SECONDS=100, BENCH_SUSTAINED_WINDOW=20   the sustained run and its windows
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres   server for the fresh databases
